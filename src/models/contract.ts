@@ -1,0 +1,82 @@
+/**
+ * The Algorithm contract: every learner in xigua is one object of this shape,
+ * registered by name in registry.ts. Generic machinery (the pipeline, validation
+ * schemes, ensembles, search) only ever talks to this interface.
+ *
+ * Pure: no I/O, no Fastify, no SQLite. `state` is plain data (numbers, strings,
+ * arrays, typed arrays, nested objects) that the artifact codec round-trips exactly.
+ */
+import type { z } from "zod";
+import type { Frame } from "../data/frame.js";
+import type { Rng } from "../data/random.js";
+
+export type Task = "classification" | "regression" | "clustering" | "projection";
+
+/** What the learner is fitted on. X holds feature columns only. */
+export interface TrainingSet {
+  readonly X: Frame;
+  readonly target: Target | null;
+  /** Per-row sample weights (default all 1). Only given to algorithms with accepts.weights. */
+  readonly weights?: Float64Array;
+}
+
+export type Target =
+  /** Class index per row into `classes` (sorted; see data/frame.ts sortLevels). Never -1: rows with a missing target are dropped before fitting. */
+  | { readonly task: "classification"; readonly y: Int32Array; readonly classes: readonly string[] }
+  | { readonly task: "regression"; readonly y: Float64Array };
+
+export type Prediction =
+  /** labels: class index per row; proba: row-major n × classes.length, when the algorithm has probabilities. */
+  | { readonly task: "classification"; readonly labels: Int32Array; readonly proba?: Float64Array }
+  | { readonly task: "regression"; readonly values: Float64Array }
+  /** Cluster index per row; -1 for noise (DBSCAN). */
+  | { readonly task: "clustering"; readonly labels: Int32Array }
+  /** Row-major n × dims. */
+  | { readonly task: "projection"; readonly values: Float64Array; readonly dims: number };
+
+export interface FitContext {
+  readonly rng: Rng;
+  /** Fraction done in [0, 1]; cheap to call, throttled by the caller. */
+  progress(fraction: number): void;
+  /** Long loops check this and throw (the job is then cancelled or timed out). */
+  readonly signal?: AbortSignal;
+}
+
+export interface Accepts {
+  /** Takes categorical columns as codes; otherwise the pipeline one-hot encodes them. */
+  readonly categorical: boolean;
+  /** Takes NaN / -1 cells; otherwise the pipeline imputes them. */
+  readonly missing: boolean;
+  /** Honours TrainingSet.weights. */
+  readonly weights: boolean;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface Algorithm<P = any, S = any> {
+  readonly name: string;
+  readonly family: string;
+  readonly tasks: readonly Task[];
+  readonly description: string;
+  /** Strict zod object with a default for every field: the single declaration of the parameters. */
+  readonly params: z.ZodType<P>;
+  /** Validates a state read back from an artifact: nothing is trusted, nothing evaluated. */
+  readonly state: z.ZodType<S>;
+  readonly accepts: Accepts;
+  /** The task this fit will perform, given the target (null for unsupervised). Throws a ParamError-like message if unsupported. */
+  fit(train: TrainingSet, params: P, ctx: FitContext): S;
+  predict(state: S, X: Frame): Prediction;
+  /** Family-specific explanation (API.md /explain). */
+  explain?(state: S, options?: { format?: string }): unknown;
+}
+
+/** Thrown by fit for input that is well-formed but unusable (becomes a 422 or a failed job with this message). */
+export class UnusableInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UnusableInputError";
+  }
+}
+
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error("aborted");
+}

@@ -1,0 +1,14 @@
+/** Name → algorithm. Adding an algorithm is one file in its family folder and one line here. */
+import type { Algorithm } from "./contract.js";
+
+const algorithms: readonly Algorithm[] = [];
+
+const byName = new Map(algorithms.map((a) => [a.name, a]));
+
+export function getAlgorithm(name: string): Algorithm | undefined {
+  return byName.get(name);
+}
+
+export function listAlgorithms(): readonly Algorithm[] {
+  return algorithms;
+}
