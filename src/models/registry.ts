@@ -1,7 +1,8 @@
 /** Name → algorithm. Adding an algorithm is one file in its family folder and one line here. */
 import type { Algorithm } from "./contract.js";
+import { baseline } from "./baseline/baseline.js";
 
-const algorithms: readonly Algorithm[] = [];
+const algorithms: readonly Algorithm[] = [baseline];
 
 const byName = new Map(algorithms.map((a) => [a.name, a]));
 

@@ -1,0 +1,95 @@
+/**
+ * buildApp(): the whole service as a Fastify instance, apart from listen(), so
+ * tests run exactly what production runs. Routes are plugins; the store, pool
+ * and job runner are created here and closed onClose (in reverse order).
+ */
+import { randomUUID } from "node:crypto";
+import Fastify, { type FastifyInstance } from "fastify";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { openStore } from "../store/store.js";
+import { TrainingPool } from "../training/pool.js";
+import { JobRunner } from "../training/jobs.js";
+import { DEFAULTS, type Config } from "./config.js";
+import { ModelCache } from "./model-cache.js";
+import { registerErrorHandling } from "./plugins/errors.js";
+import { algorithmRoutes } from "./routes/algorithms.js";
+import { datasetRoutes } from "./routes/datasets.js";
+import { evaluationRoutes } from "./routes/evaluations.js";
+import { healthRoutes } from "./routes/health.js";
+import { modelRoutes } from "./routes/models.js";
+import "./services.js";
+
+export interface BuildOptions {
+  config?: Partial<Config>;
+  /** Pino options or false; tests pass false. */
+  logger?: boolean | object;
+}
+
+const REQUEST_ID = /^[\w.-]{1,64}$/;
+
+export async function buildApp(options: BuildOptions = {}): Promise<FastifyInstance> {
+  const config: Config = { ...DEFAULTS, ...options.config };
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: config.bodyLimitBytes,
+    // Honour a caller's request id when it is sane, so logs correlate across services.
+    genReqId: (req) => {
+      const given = req.headers["x-request-id"];
+      return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    ajv: undefined,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  app.addContentTypeParser(["text/csv", "application/csv"], { parseAs: "buffer" }, (_req, body, done) => done(null, body));
+
+  const store = openStore(config.dbPath);
+  const pool = new TrainingPool({ workers: config.workers, maxHeapMb: config.workerHeapMb });
+  const jobs = new JobRunner(store, pool, { timeoutMs: config.jobTimeoutMs }, app.log);
+  app.decorate("services", { config, store, pool, jobs, models: new ModelCache(store, config.modelCacheSize) });
+  app.addHook("onClose", async () => {
+    await jobs.close(config.shutdownGraceMs);
+    await pool.destroy();
+    store.close();
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "xigua",
+        version: "1.0.0",
+        description: "Train-and-serve service for the classical machine learning of the watermelon book. Errors are application/problem+json (RFC 9457).",
+      },
+      tags: [
+        { name: "datasets" },
+        { name: "algorithms" },
+        { name: "models" },
+        { name: "evaluations" },
+        { name: "health" },
+      ],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(swaggerUi, { routePrefix: "/docs" });
+  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(healthRoutes);
+  await app.register(datasetRoutes, { prefix: "/v1" });
+  await app.register(algorithmRoutes, { prefix: "/v1" });
+  await app.register(modelRoutes, { prefix: "/v1" });
+  await app.register(evaluationRoutes, { prefix: "/v1" });
+
+  const { requeued } = jobs.recover();
+  if (requeued > 0) app.log.info({ requeued }, "queued jobs from a previous run were queued again");
+  return app;
+}

@@ -1,0 +1,55 @@
+/** Configuration: environment variables with embedded defaults, read once at start. */
+import { availableParallelism } from "node:os";
+
+export interface Config {
+  port: number;
+  host: string;
+  dbPath: string;
+  logLevel: string;
+  workers: number;
+  jobTimeoutMs: number;
+  workerHeapMb: number;
+  bodyLimitBytes: number;
+  maxCells: number;
+  shutdownGraceMs: number;
+  /** Loaded artifacts kept in memory for /predict. */
+  modelCacheSize: number;
+}
+
+export const DEFAULTS: Config = {
+  port: 8080,
+  host: "0.0.0.0",
+  dbPath: "./data/xigua.db",
+  logLevel: "info",
+  workers: Math.max(1, availableParallelism() - 1),
+  jobTimeoutMs: 60 * 60 * 1000,
+  workerHeapMb: 4096,
+  bodyLimitBytes: 100 * 1024 * 1024,
+  maxCells: 50_000_000,
+  shutdownGraceMs: 30_000,
+  modelCacheSize: 64,
+};
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
+  return value;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    port: int(env, "PORT", DEFAULTS.port, 0),
+    host: env.HOST || DEFAULTS.host,
+    dbPath: env.XIGUA_DB || DEFAULTS.dbPath,
+    logLevel: env.LOG_LEVEL || DEFAULTS.logLevel,
+    workers: int(env, "XIGUA_WORKERS", DEFAULTS.workers, 1),
+    jobTimeoutMs: int(env, "XIGUA_JOB_TIMEOUT_S", DEFAULTS.jobTimeoutMs / 1000, 1) * 1000,
+    workerHeapMb: int(env, "XIGUA_WORKER_HEAP_MB", DEFAULTS.workerHeapMb, 64),
+    bodyLimitBytes: int(env, "XIGUA_BODY_LIMIT_MB", DEFAULTS.bodyLimitBytes / 1024 / 1024, 1) * 1024 * 1024,
+    maxCells: int(env, "XIGUA_MAX_CELLS", DEFAULTS.maxCells, 1),
+    shutdownGraceMs: int(env, "XIGUA_SHUTDOWN_GRACE_S", DEFAULTS.shutdownGraceMs / 1000, 0) * 1000,
+    modelCacheSize: int(env, "XIGUA_MODEL_CACHE", DEFAULTS.modelCacheSize, 1),
+  };
+}

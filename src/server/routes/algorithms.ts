@@ -1,0 +1,37 @@
+import type { FastifyPluginAsync } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { listAlgorithms } from "../../models/registry.js";
+
+const algorithmSchema = z
+  .object({
+    name: z.string(),
+    family: z.string(),
+    tasks: z.array(z.enum(["classification", "regression", "clustering", "projection"])),
+    params_schema: z.record(z.string(), z.unknown()).describe("JSON Schema of the params, with defaults."),
+    accepts: z.object({ categorical: z.boolean(), missing: z.boolean(), weights: z.boolean() }),
+    description: z.string(),
+  })
+  .meta({ id: "Algorithm" });
+
+/** Generated once from each algorithm's zod schema: the params are declared in one place only. */
+function describeAlgorithms() {
+  return listAlgorithms().map((a) => ({
+    name: a.name,
+    family: a.family,
+    tasks: [...a.tasks],
+    params_schema: z.toJSONSchema(a.params, { io: "input", unrepresentable: "any" }) as Record<string, unknown>,
+    accepts: { ...a.accepts },
+    description: a.description,
+  }));
+}
+
+export const algorithmRoutes: FastifyPluginAsync = async (base) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const items = describeAlgorithms();
+  app.get(
+    "/algorithms",
+    { schema: { tags: ["algorithms"], summary: "Every algorithm with its parameters as JSON Schema", response: { 200: z.object({ items: z.array(algorithmSchema) }) } } },
+    async () => ({ items }),
+  );
+};

@@ -1,0 +1,272 @@
+/**
+ * /v1/models: a model is also its training job. Train (202 + Location), read,
+ * list, cancel, delete; predict on the main thread from the artifact cache;
+ * explain; export and import artifacts.
+ */
+import { randomInt } from "node:crypto";
+import type { FastifyPluginAsync } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { encodeRows } from "../../data/rows.js";
+import type { Prediction } from "../../models/contract.js";
+import type { ModelRecord, TrainSpec } from "../../store/models.js";
+import { ArtifactError, loadArtifact, type FittedModel } from "../../training/artifact.js";
+import { predictPipeline } from "../../training/pipeline.js";
+import { resolveSpec, SpecError } from "../../training/spec.js";
+import { ApiError, notFound } from "../errors.js";
+import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
+import { createModelBody, explainQuery, listModelsQuery, modelSchema, predictBody, predictResponse } from "../schemas/models.js";
+import { cursorSeq, page } from "./pagination.js";
+
+export function modelToWire(m: ModelRecord) {
+  const s = m.spec;
+  return {
+    id: m.id,
+    name: m.name,
+    status: m.status,
+    progress: m.progress,
+    algorithm: s.algorithm,
+    params: s.params,
+    task: s.task,
+    dataset_id: s.dataset_id === "" ? null : s.dataset_id,
+    target: s.target,
+    features: s.features,
+    preprocessing: s.preprocessing,
+    validation: s.validation,
+    positive_class: s.positive_class,
+    seed: s.seed,
+    ...(m.classes ? { classes: m.classes } : {}),
+    ...(m.evaluation_id ? { evaluation_id: m.evaluation_id } : {}),
+    ...(m.metrics ? { metrics: m.metrics } : {}),
+    ...(m.warnings ? { warnings: m.warnings } : {}),
+    ...(m.fit_seconds !== null ? { fit_seconds: m.fit_seconds } : {}),
+    ...(m.error ? { error: m.error } : {}),
+    created_at: m.created_at,
+    ...(m.started_at ? { started_at: m.started_at } : {}),
+    ...(m.finished_at ? { finished_at: m.finished_at } : {}),
+  };
+}
+
+function predictionToWire(model: FittedModel, p: Prediction, withProbabilities: boolean) {
+  switch (p.task) {
+    case "classification": {
+      const classes = model.classes!;
+      const predictions = Array.from(p.labels, (k) => classes[k]);
+      if (!withProbabilities) return { predictions };
+      if (!p.proba) throw new ApiError("unusable_request", `${model.algorithm.name} gives no probabilities with these params`, [{ path: "probabilities", message: "not available" }]);
+      const k = classes.length;
+      const probabilities = predictions.map((_, i) => Object.fromEntries(classes.map((c, j) => [c, p.proba![i * k + j]])));
+      return { predictions, probabilities };
+    }
+    case "regression":
+      return { predictions: Array.from(p.values) };
+    case "clustering":
+      return { predictions: Array.from(p.labels) };
+    case "projection": {
+      const rows: number[][] = [];
+      for (let i = 0; i < p.values.length; i += p.dims) rows.push(Array.from(p.values.subarray(i, i + p.dims)));
+      return { projections: rows };
+    }
+  }
+}
+
+export const modelRoutes: FastifyPluginAsync = async (base) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const { store, jobs, models } = app.services;
+
+  const getModel = (id: string): ModelRecord => {
+    const m = store.models.get(id);
+    if (!m) throw notFound("model", id);
+    return m;
+  };
+  const requireSucceeded = (m: ModelRecord) => {
+    if (m.status !== "succeeded") throw new ApiError("wrong_state", `model ${m.id} is ${m.status}; only a succeeded model can do this`);
+  };
+
+  app.post(
+    "/models",
+    {
+      schema: {
+        tags: ["models"],
+        summary: "Train a model (asynchronous: 202, then poll the Location)",
+        body: createModelBody,
+        response: { 202: modelSchema, 404: problemSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const dataset = store.datasets.get(body.dataset_id);
+      if (!dataset) throw new ApiError("not_found", `dataset ${body.dataset_id} does not exist`, [{ path: "dataset_id", message: "unknown dataset" }]);
+      const seed = body.seed ?? randomInt(0, 2 ** 31);
+      let resolved;
+      try {
+        resolved = resolveSpec({ ...body, seed }, dataset);
+      } catch (e) {
+        if (e instanceof SpecError) throw new ApiError(e.code, e.message, [{ path: e.path, message: e.message }], 422);
+        throw e;
+      }
+      const spec: TrainSpec = {
+        algorithm: resolved.algorithm.name,
+        params: resolved.params,
+        task: resolved.task,
+        dataset_id: dataset.id,
+        target: resolved.target,
+        features: resolved.features,
+        preprocessing: resolved.steps.map((s) => ({ step: s.step, ...(s.spec as object) })),
+        validation: resolved.validation,
+        seed,
+        positive_class: resolved.positiveClass,
+        name: body.name ?? null,
+      };
+      const record = store.models.insert(spec);
+      jobs.submitTraining(record.id);
+      reply.header("location", `/v1/models/${record.id}`);
+      return reply.code(202).send(modelToWire(record));
+    },
+  );
+
+  app.get(
+    "/models",
+    {
+      schema: {
+        tags: ["models"],
+        summary: "List models, newest first",
+        querystring: paginationQuery.extend(listModelsQuery.shape),
+        response: { 200: listOf(modelSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { limit, cursor, ...filters } = request.query;
+      return page(store.models.list(filters, limit + 1, cursorSeq(cursor)), limit, modelToWire);
+    },
+  );
+
+  app.get("/models/:id", { schema: { tags: ["models"], params: idParams, response: { 200: modelSchema, 404: problemSchema } } }, async (request) =>
+    modelToWire(getModel(request.params.id)),
+  );
+
+  app.delete(
+    "/models/:id",
+    { schema: { tags: ["models"], summary: "Delete a model (a running job is cancelled first)", params: idParams, response: { 204: z.null(), 404: problemSchema } } },
+    async (request, reply) => {
+      const m = getModel(request.params.id);
+      if (m.status === "queued" || m.status === "running") jobs.cancel(m.id);
+      store.models.delete(m.id);
+      models.evict(m.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    "/models/:id/cancel",
+    { schema: { tags: ["models"], summary: "Cancel a queued or running training job", params: idParams, response: { 202: modelSchema, 404: problemSchema, 409: problemSchema } } },
+    async (request, reply) => {
+      const m = getModel(request.params.id);
+      if (!jobs.cancel(m.id)) throw new ApiError("wrong_state", `model ${m.id} is ${m.status}; only a queued or running job can be cancelled`);
+      return reply.code(202).send(modelToWire(getModel(m.id)));
+    },
+  );
+
+  app.post(
+    "/models/:id/predict",
+    {
+      schema: {
+        tags: ["models"],
+        summary: "Predict for raw rows",
+        params: idParams,
+        body: predictBody,
+        response: { 200: predictResponse, 404: problemSchema, 409: problemSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const m = getModel(request.params.id);
+      requireSucceeded(m);
+      const model = models.get(m.id, m.artifact_sha256!);
+      if (!model) throw new ApiError("wrong_state", `model ${m.id} has no artifact`);
+      const X = encodeRows(request.body.rows, model.features);
+      const prediction = predictPipeline(model.algorithm, model.pipeline, X);
+      return { model_id: m.id, ...predictionToWire(model, prediction, request.body.probabilities ?? false) };
+    },
+  );
+
+  app.get(
+    "/models/:id/explain",
+    {
+      schema: {
+        tags: ["models"],
+        summary: "Family-specific explanation (trees: the tree; linear models: coefficients). format=text|dot for trees.",
+        params: idParams,
+        querystring: explainQuery,
+        response: { 200: z.union([z.record(z.string(), z.unknown()), z.string()]), 404: problemSchema, 409: problemSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const m = getModel(request.params.id);
+      requireSucceeded(m);
+      const model = models.get(m.id, m.artifact_sha256!)!;
+      if (!model.algorithm.explain) throw new ApiError("unusable_request", `${model.algorithm.name} has no explanation`);
+      const format = request.query.format;
+      const explanation = model.algorithm.explain(model.pipeline.state, { format });
+      if (typeof explanation === "string") return reply.type(format === "dot" ? "text/vnd.graphviz; charset=utf-8" : "text/plain; charset=utf-8").send(explanation);
+      if (format !== "json") throw new ApiError("unusable_request", `${model.algorithm.name} explains itself only as json`, [{ path: "query.format", message: "unsupported format" }]);
+      return explanation as Record<string, unknown>;
+    },
+  );
+
+  app.get(
+    "/models/:id/artifact",
+    {
+      schema: {
+        tags: ["models"],
+        summary: "The model artifact (JSON); POST it to /v1/models/import elsewhere",
+        params: idParams,
+        response: { 200: z.record(z.string(), z.unknown()), 404: problemSchema, 409: problemSchema },
+      },
+    },
+    async (request, reply) => {
+      const m = getModel(request.params.id);
+      requireSucceeded(m);
+      const stored = store.models.getArtifact(m.id)!;
+      // Sent as stored, byte for byte, so its sha256 still matches.
+      return reply.type("application/json").send(stored.artifact as never);
+    },
+  );
+
+  app.post(
+    "/models/import",
+    {
+      schema: {
+        tags: ["models"],
+        summary: "Import an artifact exported by GET /v1/models/{id}/artifact (validated, never executed)",
+        body: z.record(z.string(), z.unknown()),
+        response: { 201: modelSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      let model;
+      try {
+        model = loadArtifact(request.body);
+      } catch (e) {
+        if (e instanceof ArtifactError) throw new ApiError("invalid_artifact", e.message, [{ path: e.path || "body", message: e.message }]);
+        throw e;
+      }
+      const bytes = Buffer.from(JSON.stringify(request.body));
+      const spec: TrainSpec = {
+        algorithm: model.algorithm.name,
+        params: model.params,
+        task: model.task,
+        dataset_id: "",
+        target: model.target,
+        features: model.features.map((f) => f.name),
+        preprocessing: model.pipeline.steps.filter((s) => !s.automatic).map((s) => ({ step: s.step, ...(s.spec as object) })),
+        validation: { method: "none" },
+        seed: 0,
+        positive_class: model.positiveClass,
+        name: null,
+      };
+      const record = store.models.insertImported(spec, bytes, model.sha256, model.classes);
+      reply.header("location", `/v1/models/${record.id}`);
+      return reply.code(201).send(modelToWire(record));
+    },
+  );
+};

@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { cellValue } from "./common.js";
+
+export const columnTypeSchema = z.enum(["numeric", "categorical"]);
+
+export const columnSchema = z.object({
+  name: z.string(),
+  type: columnTypeSchema,
+  missing_count: z.number().int(),
+  levels: z.array(z.string()).optional(),
+  summary: z
+    .object({ min: z.number().nullable(), max: z.number().nullable(), mean: z.number().nullable(), std: z.number().nullable() })
+    .optional(),
+});
+
+export const datasetSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    row_count: z.number().int(),
+    columns: z.array(columnSchema),
+    created_at: z.string(),
+  })
+  .meta({ id: "Dataset" });
+
+export const createDatasetJson = z
+  .object({
+    name: z.string().min(1).max(200),
+    rows: z.array(z.record(z.string(), cellValue)).min(1).describe("One object per row; an absent key or null is a missing value."),
+    column_types: z.record(z.string(), columnTypeSchema).optional().describe("Override the inferred type of a column."),
+    missing_values: z.array(z.string()).max(100).optional().describe('Strings read as missing; replaces the default ["", "?", "-", "NA", "NaN"].'),
+  })
+  .strict();
+
+export const createDatasetCsvQuery = z.object({
+  name: z.string().min(1).max(200),
+  missing_values: z.string().optional().describe("Comma-separated strings read as missing."),
+  column_types: z.string().optional().describe('JSON object, e.g. {"好瓜":"categorical"}, or comma-separated name:type pairs.'),
+});
+
+export const rowsQuery = z.object({
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+});
+
+export const rowsPage = z.object({ items: z.array(z.record(z.string(), cellValue)), total: z.number().int() });

@@ -1,0 +1,83 @@
+import { z } from "zod";
+import { cellValue, jobStatus, problemSchema } from "./common.js";
+
+const metricsSchema = z.record(z.string(), z.number().nullable());
+
+export const validationRequestSchema = z
+  .union([
+    z.object({ method: z.literal("holdout"), test_size: z.number().gt(0).lt(1).optional(), stratify: z.boolean().optional() }).strict(),
+    z.object({ method: z.literal("kfold"), k: z.number().int().min(2).max(1000).optional(), stratify: z.boolean().optional() }).strict(),
+    z.object({ method: z.literal("bootstrap"), rounds: z.number().int().min(1).max(1000).optional() }).strict(),
+    z.object({ method: z.literal("none") }).strict(),
+  ])
+  .describe("Default: holdout 0.25 (stratified) for classification and regression, none otherwise.");
+
+export const preprocessingStepSchema = z
+  .object({ step: z.string().describe("Step name, e.g. impute, one_hot.") })
+  .catchall(z.unknown())
+  .describe("A preprocessing step; its other fields are the step's options.");
+
+export const createModelBody = z
+  .object({
+    dataset_id: z.string().min(1),
+    algorithm: z.string().min(1),
+    target: z.string().min(1).optional().describe("Required for supervised algorithms."),
+    features: z.array(z.string().min(1)).min(1).optional().describe("Default: every column but the target."),
+    params: z.record(z.string(), z.unknown()).optional().describe("Validated against the algorithm's params_schema (GET /v1/algorithms)."),
+    preprocessing: z.array(preprocessingStepSchema).max(50).optional(),
+    validation: validationRequestSchema.optional(),
+    seed: z.number().int().min(0).max(2 ** 32 - 1).optional().describe("Default: drawn at random and recorded on the model."),
+    positive_class: z.string().optional().describe("Positive class for binary metrics (default: the second of the sorted classes)."),
+    name: z.string().max(200).optional(),
+  })
+  .strict();
+
+export const modelSchema = z
+  .object({
+    id: z.string(),
+    name: z.string().nullable(),
+    status: jobStatus,
+    progress: z.number(),
+    algorithm: z.string(),
+    params: z.record(z.string(), z.unknown()),
+    task: z.string(),
+    dataset_id: z.string().nullable().describe("null for an imported model"),
+    target: z.string().nullable(),
+    features: z.array(z.string()),
+    preprocessing: z.array(z.record(z.string(), z.unknown())),
+    validation: z.record(z.string(), z.unknown()),
+    positive_class: z.string().nullable(),
+    classes: z.array(z.string()).optional(),
+    seed: z.number().int(),
+    evaluation_id: z.string().optional(),
+    metrics: metricsSchema.optional(),
+    warnings: z.array(z.string()).optional(),
+    fit_seconds: z.number().optional(),
+    error: problemSchema.optional(),
+    created_at: z.string(),
+    started_at: z.string().optional(),
+    finished_at: z.string().optional(),
+  })
+  .meta({ id: "Model" });
+
+export const listModelsQuery = z.object({
+  dataset_id: z.string().optional(),
+  algorithm: z.string().optional(),
+  status: jobStatus.optional(),
+});
+
+export const predictBody = z
+  .object({
+    rows: z.array(z.record(z.string(), cellValue)).min(1).describe("Raw rows: an absent key or null is missing; an unseen category is treated as missing."),
+    probabilities: z.boolean().optional(),
+  })
+  .strict();
+
+export const predictResponse = z.object({
+  model_id: z.string(),
+  predictions: z.array(z.union([z.string(), z.number()])).optional(),
+  probabilities: z.array(z.record(z.string(), z.number())).optional(),
+  projections: z.array(z.array(z.number())).optional(),
+});
+
+export const explainQuery = z.object({ format: z.enum(["json", "text", "dot"]).default("json") });

@@ -1,0 +1,20 @@
+/** The shared services every route reaches through `app.services`. */
+import type { Store } from "../store/store.js";
+import type { TrainingPool } from "../training/pool.js";
+import type { JobRunner } from "../training/jobs.js";
+import type { Config } from "./config.js";
+import type { ModelCache } from "./model-cache.js";
+
+export interface Services {
+  config: Config;
+  store: Store;
+  pool: TrainingPool;
+  jobs: JobRunner;
+  models: ModelCache;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    services: Services;
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * Evaluations. Every write takes the next `version` (a table-wide counter), so a
+ * dashboard's ETag is just count + highest version under its filters: one
+ * indexed query, and a poll that finds nothing new costs almost nothing.
+ */
+import type { Db } from "./database.js";
+import { newId, nowIso } from "./ids.js";
+import type { Problem } from "./models.js";
+
+export type EvaluationStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
+
+/** The computed part of an evaluation (metrics, per_class, confusion_matrix, curves, folds, …), stored as JSON. */
+export type EvaluationResult = Record<string, unknown>;
+
+export interface NewEvaluation {
+  model_id?: string | null;
+  dataset_id: string;
+  algorithm: string;
+  task: string;
+  method: string;
+  status: EvaluationStatus;
+  spec: Record<string, unknown>;
+  result?: EvaluationResult | null;
+}
+
+export interface EvaluationRecord {
+  seq: number;
+  id: string;
+  model_id: string | null;
+  dataset_id: string;
+  algorithm: string;
+  task: string;
+  method: string;
+  status: EvaluationStatus;
+  spec: Record<string, unknown>;
+  result: EvaluationResult | null;
+  error: Problem | null;
+  created_at: string;
+  finished_at: string | null;
+  updated_at: string;
+  version: number;
+}
+
+interface EvaluationRow {
+  seq: number;
+  id: string;
+  model_id: string | null;
+  dataset_id: string;
+  algorithm: string;
+  task: string;
+  method: string;
+  status: EvaluationStatus;
+  spec_json: string;
+  result_json: string | null;
+  error_json: string | null;
+  created_at: string;
+  finished_at: string | null;
+  updated_at: string;
+  version: number;
+}
+
+function toRecord(r: EvaluationRow): EvaluationRecord {
+  return {
+    seq: r.seq,
+    id: r.id,
+    model_id: r.model_id,
+    dataset_id: r.dataset_id,
+    algorithm: r.algorithm,
+    task: r.task,
+    method: r.method,
+    status: r.status,
+    spec: JSON.parse(r.spec_json),
+    result: r.result_json === null ? null : JSON.parse(r.result_json),
+    error: r.error_json === null ? null : JSON.parse(r.error_json),
+    created_at: r.created_at,
+    finished_at: r.finished_at,
+    updated_at: r.updated_at,
+    version: r.version,
+  };
+}
+
+export interface EvaluationFilters {
+  model_id?: string;
+  dataset_id?: string;
+  algorithm?: string;
+  updated_since?: string;
+}
+
+const NEXT_VERSION = "(SELECT coalesce(max(version), 0) + 1 FROM evaluations)";
+
+function whereClause(filters: EvaluationFilters): string {
+  const where = ["1 = 1"];
+  if (filters.model_id) where.push("model_id = @model_id");
+  if (filters.dataset_id) where.push("dataset_id = @dataset_id");
+  if (filters.algorithm) where.push("algorithm = @algorithm");
+  if (filters.updated_since) where.push("updated_at > @updated_since");
+  return where.join(" AND ");
+}
+
+export class EvaluationRepository {
+  constructor(private readonly db: Db) {}
+
+  insert(e: NewEvaluation): EvaluationRecord {
+    const id = newId("ev");
+    const now = nowIso();
+    const finished = e.status === "succeeded" || e.status === "failed" ? now : null;
+    this.db
+      .prepare(
+        `INSERT INTO evaluations (id, model_id, dataset_id, algorithm, task, method, status, spec_json, result_json, created_at, finished_at, updated_at, version)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${NEXT_VERSION})`,
+      )
+      .run(id, e.model_id ?? null, e.dataset_id, e.algorithm, e.task, e.method, e.status, JSON.stringify(e.spec), e.result ? JSON.stringify(e.result) : null, now, finished, now);
+    return this.get(id)!;
+  }
+
+  get(id: string): EvaluationRecord | undefined {
+    const row = this.db.prepare("SELECT * FROM evaluations WHERE id = ?").get(id) as EvaluationRow | undefined;
+    return row && toRecord(row);
+  }
+
+  markRunning(id: string): boolean {
+    return (
+      this.db
+        .prepare(`UPDATE evaluations SET status = 'running', updated_at = ?, version = ${NEXT_VERSION} WHERE id = ? AND status = 'queued'`)
+        .run(nowIso(), id).changes > 0
+    );
+  }
+
+  succeed(id: string, result: EvaluationResult): boolean {
+    const now = nowIso();
+    return (
+      this.db
+        .prepare(
+          `UPDATE evaluations SET status = 'succeeded', result_json = ?, finished_at = ?, updated_at = ?, version = ${NEXT_VERSION}
+           WHERE id = ? AND status IN ('queued', 'running')`,
+        )
+        .run(JSON.stringify(result), now, now, id).changes > 0
+    );
+  }
+
+  finishUnsuccessfully(id: string, status: "failed" | "cancelled", error: Problem): boolean {
+    const now = nowIso();
+    return (
+      this.db
+        .prepare(
+          `UPDATE evaluations SET status = ?, error_json = ?, finished_at = ?, updated_at = ?, version = ${NEXT_VERSION}
+           WHERE id = ? AND status IN ('queued', 'running')`,
+        )
+        .run(status, JSON.stringify(error), now, now, id).changes > 0
+    );
+  }
+
+  list(filters: EvaluationFilters, limit: number, before: number | null): EvaluationRecord[] {
+    const rows = this.db
+      .prepare(`SELECT * FROM evaluations WHERE ${whereClause(filters)} AND seq < @before ORDER BY seq DESC LIMIT @limit`)
+      .all({ ...filters, before: before ?? Number.MAX_SAFE_INTEGER, limit }) as EvaluationRow[];
+    return rows.map(toRecord);
+  }
+
+  /** Changes whenever any evaluation under these filters is added, changed or removed. */
+  fingerprint(filters: EvaluationFilters): string {
+    const row = this.db
+      .prepare(`SELECT count(*) AS n, coalesce(max(version), 0) AS v FROM evaluations WHERE ${whereClause(filters)}`)
+      .get(filters) as { n: number; v: number };
+    return `${row.n}-${row.v}`;
+  }
+
+  /** Queued/running evaluations left by a dead process. */
+  recover(interrupted: Problem): string[] {
+    return this.db
+      .transaction(() => {
+        const now = nowIso();
+        this.db
+          .prepare(
+            `UPDATE evaluations SET status = 'failed', error_json = ?, finished_at = ?, updated_at = ?, version = ${NEXT_VERSION} WHERE status = 'running'`,
+          )
+          .run(JSON.stringify(interrupted), now, now);
+        return (this.db.prepare("SELECT id FROM evaluations WHERE status = 'queued' ORDER BY seq").all() as { id: string }[]).map((r) => r.id);
+      })
+      .immediate();
+  }
+}

@@ -1,0 +1,233 @@
+/**
+ * Models: a model is also its training job. Status moves
+ * queued → running → succeeded | failed | cancelled, and each move is one
+ * guarded UPDATE so a late message from a worker cannot undo a cancel.
+ */
+import type { Db } from "./database.js";
+import { newId, nowIso } from "./ids.js";
+import type { EvaluationRepository, NewEvaluation } from "./evaluations.js";
+
+export type JobStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  code: string;
+}
+
+/** What the client asked for, resolved (defaults filled in). Stored as JSON; the worker trains from it. */
+export interface TrainSpec {
+  algorithm: string;
+  params: Record<string, unknown>;
+  task: string;
+  dataset_id: string;
+  target: string | null;
+  features: string[];
+  preprocessing: Record<string, unknown>[];
+  validation: Record<string, unknown>;
+  seed: number;
+  positive_class: string | null;
+  name: string | null;
+}
+
+export interface ModelRecord {
+  seq: number;
+  id: string;
+  name: string | null;
+  status: JobStatus;
+  progress: number;
+  spec: TrainSpec;
+  classes: string[] | null;
+  evaluation_id: string | null;
+  metrics: Record<string, number | null> | null;
+  warnings: string[] | null;
+  fit_seconds: number | null;
+  error: Problem | null;
+  artifact_sha256: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+interface ModelRow {
+  seq: number;
+  id: string;
+  name: string | null;
+  status: JobStatus;
+  progress: number;
+  spec_json: string;
+  classes_json: string | null;
+  evaluation_id: string | null;
+  metrics_json: string | null;
+  warnings_json: string | null;
+  fit_seconds: number | null;
+  error_json: string | null;
+  artifact_sha256: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+const COLUMNS =
+  "seq, id, name, status, progress, spec_json, classes_json, evaluation_id, metrics_json, warnings_json, fit_seconds, error_json, artifact_sha256, created_at, started_at, finished_at";
+
+const parse = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
+
+function toRecord(r: ModelRow): ModelRecord {
+  return {
+    seq: r.seq,
+    id: r.id,
+    name: r.name,
+    status: r.status,
+    progress: r.progress,
+    spec: JSON.parse(r.spec_json),
+    classes: parse(r.classes_json),
+    evaluation_id: r.evaluation_id,
+    metrics: parse(r.metrics_json),
+    warnings: parse(r.warnings_json),
+    fit_seconds: r.fit_seconds,
+    error: parse(r.error_json),
+    artifact_sha256: r.artifact_sha256,
+    created_at: r.created_at,
+    started_at: r.started_at,
+    finished_at: r.finished_at,
+  };
+}
+
+export interface ModelFilters {
+  dataset_id?: string;
+  algorithm?: string;
+  status?: JobStatus;
+}
+
+export interface TrainingOutcome {
+  artifact: Buffer;
+  sha256: string;
+  classes: string[] | null;
+  metrics: Record<string, number | null> | null;
+  warnings: string[];
+  fitSeconds: number;
+  evaluation: NewEvaluation | null;
+}
+
+export class ModelRepository {
+  constructor(
+    private readonly db: Db,
+    private readonly evaluations: EvaluationRepository,
+  ) {}
+
+  insert(spec: TrainSpec): ModelRecord {
+    const id = newId("md");
+    this.db
+      .prepare(
+        "INSERT INTO models (id, name, dataset_id, algorithm, task, target, spec_json, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?)",
+      )
+      .run(id, spec.name, spec.dataset_id, spec.algorithm, spec.task, spec.target, JSON.stringify(spec), nowIso());
+    return this.get(id)!;
+  }
+
+  /** A model that arrives as an imported artifact: already trained. */
+  insertImported(spec: TrainSpec, artifact: Buffer, sha256: string, classes: string[] | null): ModelRecord {
+    const id = newId("md");
+    const now = nowIso();
+    this.db
+      .prepare(
+        `INSERT INTO models (id, name, dataset_id, algorithm, task, target, spec_json, status, progress, classes_json, artifact, artifact_sha256, created_at, finished_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 'succeeded', 1, ?, ?, ?, ?, ?)`,
+      )
+      .run(id, spec.name, spec.dataset_id, spec.algorithm, spec.task, spec.target, JSON.stringify(spec), classes ? JSON.stringify(classes) : null, artifact, sha256, now, now);
+    return this.get(id)!;
+  }
+
+  get(id: string): ModelRecord | undefined {
+    const row = this.db.prepare(`SELECT ${COLUMNS} FROM models WHERE id = ?`).get(id) as ModelRow | undefined;
+    return row && toRecord(row);
+  }
+
+  list(filters: ModelFilters, limit: number, before: number | null): ModelRecord[] {
+    const where = ["seq < @before"];
+    if (filters.dataset_id) where.push("dataset_id = @dataset_id");
+    if (filters.algorithm) where.push("algorithm = @algorithm");
+    if (filters.status) where.push("status = @status");
+    const rows = this.db
+      .prepare(`SELECT ${COLUMNS} FROM models WHERE ${where.join(" AND ")} ORDER BY seq DESC LIMIT @limit`)
+      .all({ ...filters, before: before ?? Number.MAX_SAFE_INTEGER, limit }) as ModelRow[];
+    return rows.map(toRecord);
+  }
+
+  getArtifact(id: string): { artifact: Buffer; sha256: string } | undefined {
+    const row = this.db.prepare("SELECT artifact, artifact_sha256 FROM models WHERE id = ? AND artifact IS NOT NULL").get(id) as
+      | { artifact: Buffer; artifact_sha256: string }
+      | undefined;
+    return row && { artifact: row.artifact, sha256: row.artifact_sha256 };
+  }
+
+  markRunning(id: string): boolean {
+    return (
+      this.db.prepare("UPDATE models SET status = 'running', started_at = ?, progress = 0 WHERE id = ? AND status = 'queued'").run(nowIso(), id)
+        .changes > 0
+    );
+  }
+
+  setProgress(id: string, progress: number): void {
+    this.db.prepare("UPDATE models SET progress = ? WHERE id = ? AND status = 'running'").run(Math.min(1, Math.max(0, progress)), id);
+  }
+
+  /** Model, its evaluation and the status change land together or not at all. */
+  succeed(id: string, outcome: TrainingOutcome): boolean {
+    return this.db
+      .transaction(() => {
+        const current = this.db.prepare("SELECT status FROM models WHERE id = ?").get(id) as { status: JobStatus } | undefined;
+        if (!current || current.status !== "running") return false;
+        const evaluationId = outcome.evaluation ? this.evaluations.insert({ ...outcome.evaluation, model_id: id }).id : null;
+        this.db
+          .prepare(
+            `UPDATE models SET status = 'succeeded', progress = 1, artifact = ?, artifact_sha256 = ?, classes_json = ?, metrics_json = ?,
+             warnings_json = ?, fit_seconds = ?, evaluation_id = ?, finished_at = ? WHERE id = ?`,
+          )
+          .run(
+            outcome.artifact,
+            outcome.sha256,
+            outcome.classes ? JSON.stringify(outcome.classes) : null,
+            outcome.metrics ? JSON.stringify(outcome.metrics) : null,
+            outcome.warnings.length ? JSON.stringify(outcome.warnings) : null,
+            outcome.fitSeconds,
+            evaluationId,
+            nowIso(),
+            id,
+          );
+        return true;
+      })
+      .immediate();
+  }
+
+  /** Ends a job that has not ended yet; returns false when it already had. */
+  finishUnsuccessfully(id: string, status: "failed" | "cancelled", error: Problem): boolean {
+    return (
+      this.db
+        .prepare("UPDATE models SET status = ?, error_json = ?, finished_at = ? WHERE id = ? AND status IN ('queued', 'running')")
+        .run(status, JSON.stringify(error), nowIso(), id).changes > 0
+    );
+  }
+
+  delete(id: string): boolean {
+    return this.db.prepare("DELETE FROM models WHERE id = ?").run(id).changes > 0;
+  }
+
+  /**
+   * Start-up recovery: a row left `running` belonged to a process that died, so
+   * its job is gone (failed, interrupted); `queued` rows are returned to be queued again.
+   */
+  recover(interrupted: Problem): string[] {
+    return this.db
+      .transaction(() => {
+        this.db
+          .prepare("UPDATE models SET status = 'failed', error_json = ?, finished_at = ? WHERE status = 'running'")
+          .run(JSON.stringify(interrupted), nowIso());
+        return (this.db.prepare("SELECT id FROM models WHERE status = 'queued' ORDER BY seq").all() as { id: string }[]).map((r) => r.id);
+      })
+      .immediate();
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * The worker-thread pool (piscina). Each thread has a heap limit, so a runaway
+ * job dies alone (ERR_WORKER_OUT_OF_MEMORY rejects its task) and the process lives.
+ */
+import { Piscina } from "piscina";
+import type { TrainOutput, ScoreOutput, WorkerTask } from "./worker.js";
+
+export interface PoolOptions {
+  workers: number;
+  /** Old-generation heap limit per worker thread, MiB. */
+  maxHeapMb: number;
+}
+
+// Runs the compiled worker in production and the TypeScript source under tsx (tests, dev):
+// the worker sits next to this file with the same extension.
+const workerFile = new URL(`./worker${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url).href;
+
+export class TrainingPool {
+  private readonly piscina: Piscina;
+  private destroyed = false;
+
+  constructor(options: PoolOptions) {
+    this.piscina = new Piscina({
+      filename: workerFile,
+      minThreads: 0,
+      maxThreads: options.workers,
+      // Keep threads (and their SQLite connections) warm between jobs.
+      idleTimeout: 60_000,
+      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
+      // A worker that outlives its task must not be frozen between tasks: progress ports are async.
+      atomics: "disabled",
+    });
+    // Errors outside any task (e.g. a thread that failed to start) must not crash the process; tasks see their own rejections.
+    this.piscina.on("error", () => {});
+  }
+
+  run(task: WorkerTask, signal: AbortSignal): Promise<TrainOutput | ScoreOutput> {
+    return this.piscina.run(task, { transferList: [task.port], signal }) as Promise<TrainOutput | ScoreOutput>;
+  }
+
+  get alive(): boolean {
+    return !this.destroyed;
+  }
+
+  get threadCount(): number {
+    return this.piscina.threads.length;
+  }
+
+  /** For tests that kill a worker mid-job. */
+  get threads() {
+    return this.piscina.threads;
+  }
+
+  async destroy(): Promise<void> {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    await this.piscina.destroy();
+  }
+}

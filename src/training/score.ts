@@ -1,0 +1,36 @@
+/** Scores a trained model on another dataset (POST /v1/evaluations with model_id + dataset_id). */
+import { conformColumn, conformFrame } from "../data/conform.js";
+import { getColumn, takeRows, type Frame } from "../data/frame.js";
+import type { Target } from "../models/contract.js";
+import { loadArtifact } from "./artifact.js";
+import { predictPipeline } from "./pipeline.js";
+import { scorePredictions } from "./scoring.js";
+import type { EvaluationResult } from "./train.js";
+
+export function scoreModel(artifact: Buffer, frame: Frame, spec: Record<string, unknown>, progress: (f: number) => void): EvaluationResult {
+  const model = loadArtifact(artifact);
+  if (!model.target) throw new Error("the model has no target to score against");
+  const targetColumn = getColumn(frame, model.target);
+  const keep: number[] = [];
+  let target: Target;
+  if (model.classes) {
+    const column = conformColumn(targetColumn, { name: model.target, type: "categorical", levels: model.classes });
+    if (column.type !== "categorical") throw new Error("unreachable");
+    column.codes.forEach((c, i) => c >= 0 && keep.push(i));
+    target = { task: "classification", classes: model.classes, y: Int32Array.from(keep, (i) => column.codes[i]) };
+  } else {
+    const column = conformColumn(targetColumn, { name: model.target, type: "numeric" });
+    if (column.type !== "numeric") throw new Error("unreachable");
+    column.values.forEach((v, i) => !Number.isNaN(v) && keep.push(i));
+    target = { task: "regression", y: Float64Array.from(keep, (i) => column.values[i]) };
+  }
+  const X = takeRows(conformFrame(frame, model.features), Int32Array.from(keep));
+  progress(0.5);
+  const prediction = predictPipeline(model.algorithm, model.pipeline, X);
+  const scored = scorePredictions(target, prediction, {
+    classes: model.classes,
+    positiveClass: (spec.positive_class as string | undefined) ?? model.positiveClass,
+  });
+  progress(1);
+  return { ...scored, test_rows: keep.length };
+}

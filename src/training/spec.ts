@@ -1,0 +1,138 @@
+/**
+ * Turns a client's train request into a ResolvedSpec, checking everything that
+ * can be checked before a job is queued (so bad requests are a synchronous 4xx,
+ * not a failed job): algorithm, params, columns, task, classes, steps, validation.
+ * The same function runs again inside the worker on the stored spec.
+ */
+import { z } from "zod";
+import type { Task } from "../models/contract.js";
+import { getAlgorithm } from "../models/registry.js";
+import { resolveSteps, StepSpecError, type StepRequest } from "./pipeline.js";
+import type { ResolvedSpec } from "./train.js";
+import { defaultValidation, validationSchema } from "./validation.js";
+
+/** What spec resolution needs to know about the dataset: its columns, from the stored metadata. */
+export interface DatasetColumns {
+  row_count: number;
+  columns: { name: string; type: "numeric" | "categorical"; levels?: string[] }[];
+}
+
+export interface TrainRequest {
+  algorithm: string;
+  target?: string | null;
+  features?: string[];
+  params?: Record<string, unknown>;
+  preprocessing?: StepRequest[];
+  validation?: unknown;
+  seed?: number;
+  positive_class?: string | null;
+}
+
+/** A request that is well-formed but unusable: becomes a 422 with this path. */
+export class SpecError extends Error {
+  constructor(
+    message: string,
+    readonly path: string,
+    readonly code = "unusable_request",
+  ) {
+    super(message);
+    this.name = "SpecError";
+  }
+}
+
+function zodPath(prefix: string, issue: z.core.$ZodIssue): string {
+  return [prefix, ...issue.path.map(String)].join(".");
+}
+
+export function resolveSpec(request: TrainRequest, dataset: DatasetColumns): ResolvedSpec {
+  const algorithm = getAlgorithm(request.algorithm);
+  if (!algorithm) throw new SpecError(`unknown algorithm "${request.algorithm}"; GET /v1/algorithms lists them`, "algorithm", "unknown_algorithm");
+
+  const params = algorithm.params.safeParse(request.params ?? {});
+  if (!params.success) {
+    const issue = params.error.issues[0];
+    const unknown = issue.code === "unrecognized_keys" ? (issue as { keys: string[] }).keys : null;
+    throw unknown
+      ? new SpecError(`unknown parameter ${unknown.map((k) => `"${k}"`).join(", ")} for ${algorithm.name}`, `params.${unknown[0]}`, "invalid_params")
+      : new SpecError(issue.message, zodPath("params", issue), "invalid_params");
+  }
+
+  const byName = new Map(dataset.columns.map((c) => [c.name, c]));
+  const target = request.target ?? null;
+  const targetColumn = target === null ? null : byName.get(target);
+  if (target !== null && !targetColumn) throw new SpecError(`target "${target}" is not a column of the dataset`, "target", "unknown_column");
+
+  let task: Task;
+  if (targetColumn) {
+    task = targetColumn.type === "categorical" ? "classification" : "regression";
+    if (!algorithm.tasks.includes(task)) {
+      throw new SpecError(
+        `${algorithm.name} does not do ${task} (it does ${algorithm.tasks.join(", ")}); the target "${target}" is ${targetColumn.type}` +
+          (task === "regression" ? ' — send column_types with "categorical" at upload to treat it as classes' : ""),
+        "target",
+        "unsupported_task",
+      );
+    }
+  } else {
+    const unsupervised = algorithm.tasks.find((t) => t === "clustering" || t === "projection");
+    if (!unsupervised) throw new SpecError(`${algorithm.name} is supervised: give a target column`, "target", "target_required");
+    task = unsupervised;
+  }
+
+  if (task === "classification" && (targetColumn?.levels?.length ?? 0) < 2) {
+    throw new SpecError(`target "${target}" has ${targetColumn?.levels?.length ?? 0} class(es); classification needs at least two`, "target", "single_class");
+  }
+
+  const features = request.features ?? dataset.columns.map((c) => c.name).filter((n) => n !== target);
+  if (features.length === 0) throw new SpecError("no feature columns to learn from", "features", "no_features");
+  const seen = new Set<string>();
+  features.forEach((f, i) => {
+    if (!byName.has(f)) throw new SpecError(`feature "${f}" is not a column of the dataset`, `features.${i}`, "unknown_column");
+    if (f === target) throw new SpecError(`the target "${f}" cannot also be a feature`, `features.${i}`, "target_as_feature");
+    if (seen.has(f)) throw new SpecError(`feature "${f}" is listed twice`, `features.${i}`, "duplicate_feature");
+    seen.add(f);
+  });
+
+  let steps: { step: string; spec: unknown }[];
+  try {
+    steps = resolveSteps(request.preprocessing ?? []);
+  } catch (e) {
+    if (e instanceof StepSpecError) throw new SpecError(e.message, e.path, "invalid_step");
+    throw e;
+  }
+
+  const parsedValidation = request.validation === undefined ? { success: true as const, data: defaultValidation(task) } : validationSchema.safeParse(request.validation);
+  if (!parsedValidation.success) throw new SpecError(parsedValidation.error.issues[0].message, zodPath("validation", parsedValidation.error.issues[0]), "invalid_validation");
+  const validation = parsedValidation.data;
+  if ((task === "clustering" || task === "projection") && validation.method !== "none") {
+    throw new SpecError(`validation "${validation.method}" needs a target; ${task} takes "none"`, "validation.method", "invalid_validation");
+  }
+  if (validation.method === "kfold" && validation.k > dataset.row_count) {
+    throw new SpecError(`k = ${validation.k} is more than the ${dataset.row_count} rows`, "validation.k", "invalid_validation");
+  }
+
+  let positiveClass: string | null = null;
+  if (task === "classification") {
+    const levels = targetColumn!.levels!;
+    if (request.positive_class != null) {
+      if (!levels.includes(request.positive_class)) throw new SpecError(`positive_class "${request.positive_class}" is not a class of "${target}" (${levels.join(", ")})`, "positive_class", "unknown_class");
+      positiveClass = request.positive_class;
+    } else if (levels.length === 2) {
+      positiveClass = levels[1];
+    }
+  } else if (request.positive_class != null) {
+    throw new SpecError("positive_class only applies to classification", "positive_class", "invalid_request");
+  }
+
+  return {
+    algorithm,
+    params: params.data as Record<string, unknown>,
+    task,
+    target,
+    features,
+    steps,
+    validation,
+    seed: request.seed ?? 0,
+    positiveClass,
+  };
+}
