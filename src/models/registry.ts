@@ -1,8 +1,9 @@
 /** Name → algorithm. Adding an algorithm is one file in its family folder and one line here. */
 import type { Algorithm } from "./contract.js";
 import { baseline } from "./baseline/baseline.js";
+import { cart } from "./tree/cart.js";
 
-const algorithms: readonly Algorithm[] = [baseline];
+const algorithms: readonly Algorithm[] = [baseline, cart];
 
 const byName = new Map(algorithms.map((a) => [a.name, a]));
 

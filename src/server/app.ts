@@ -29,6 +29,17 @@ export interface BuildOptions {
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
+type OpenApiDocument = { paths?: Record<string, Record<string, { requestBody?: { content?: Record<string, unknown> } }>> };
+
+/** POST /v1/datasets also takes text/csv: zod describes one body, so the CSV alternative is added to the document here. */
+function withCsvUpload(doc: OpenApiDocument): OpenApiDocument {
+  const content = doc.paths?.["/v1/datasets"]?.post?.requestBody?.content;
+  if (content) {
+    content["text/csv"] = { schema: { type: "string", description: "CSV with a header row (UTF-8, optional BOM, quoted fields, CRLF or LF); name, missing_values and column_types as query parameters." } };
+  }
+  return doc;
+}
+
 export async function buildApp(options: BuildOptions = {}): Promise<FastifyInstance> {
   const config: Config = { ...DEFAULTS, ...options.config };
   const app = Fastify({
@@ -49,6 +60,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
+  // The API speaks JSON (and CSV for uploads); anything else, text/plain included, is a 415.
+  app.removeContentTypeParser("text/plain");
   app.addContentTypeParser(["text/csv", "application/csv"], { parseAs: "buffer" }, (_req, body, done) => done(null, body));
 
   const store = openStore(config.dbPath);
@@ -78,7 +91,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
       ],
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (input) => withCsvUpload(jsonSchemaTransformObject(input) as OpenApiDocument),
   });
   await app.register(swaggerUi, { routePrefix: "/docs" });
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());

@@ -180,12 +180,13 @@ export class ModelRepository {
     return this.db
       .transaction(() => {
         const current = this.db.prepare("SELECT status FROM models WHERE id = ?").get(id) as { status: JobStatus } | undefined;
-        if (!current || current.status !== "running") return false;
+        // "queued" too: the result can overtake the worker's "started" message (two channels).
+        if (!current || (current.status !== "running" && current.status !== "queued")) return false;
         const evaluationId = outcome.evaluation ? this.evaluations.insert({ ...outcome.evaluation, model_id: id }).id : null;
         this.db
           .prepare(
             `UPDATE models SET status = 'succeeded', progress = 1, artifact = ?, artifact_sha256 = ?, classes_json = ?, metrics_json = ?,
-             warnings_json = ?, fit_seconds = ?, evaluation_id = ?, finished_at = ? WHERE id = ?`,
+             warnings_json = ?, fit_seconds = ?, evaluation_id = ?, started_at = coalesce(started_at, ?), finished_at = ? WHERE id = ?`,
           )
           .run(
             outcome.artifact,
@@ -195,6 +196,7 @@ export class ModelRepository {
             outcome.warnings.length ? JSON.stringify(outcome.warnings) : null,
             outcome.fitSeconds,
             evaluationId,
+            nowIso(),
             nowIso(),
             id,
           );

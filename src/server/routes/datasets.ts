@@ -54,7 +54,7 @@ export const datasetRoutes: FastifyPluginAsync = async (base) => {
         tags: ["datasets"],
         summary: "Upload a table as JSON rows (application/json) or CSV with a header row (text/csv, name in ?name=)",
         querystring: createDatasetCsvQuery.partial(),
-        body: createDatasetJson.or(z.string().describe("text/csv")),
+        body: createDatasetJson,
         response: { 201: datasetSchema, ...errorResponses, 413: problemSchema, 415: problemSchema },
       },
       // The body is validated below per content type; Fastify's own check would reject CSV.
