@@ -1,0 +1,93 @@
+/** The real server as `npm start` runs it (here from source under tsx): over HTTP, then restarted on the same database. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const root = new URL("../../", import.meta.url);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+    s.on("error", reject);
+  });
+}
+
+async function start(dbPath: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", XIGUA_DB: dbPath, LOG_LEVEL: "warn", XIGUA_WORKERS: "1" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/health/ready`)).ok) return child;
+    } catch {
+      /* not listening yet */
+    }
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (Date.now() > deadline) throw new Error("server did not become ready");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function stop(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.once("exit", (code) => resolve(code));
+    child.kill("SIGTERM");
+  });
+}
+
+test("upload CSV, train, poll, predict, evaluate over HTTP; restart on the same file and predict again", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "xigua-e2e-"));
+  const dbPath = join(dir, "e2e.db");
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  let server = await start(dbPath, port);
+  try {
+    const csv = readFileSync(new URL("../fixtures/watermelon-3.0.csv", import.meta.url));
+    const upload = await fetch(`${base}/v1/datasets?name=wm3`, { method: "POST", headers: { "content-type": "text/csv" }, body: csv });
+    assert.equal(upload.status, 201);
+    const dataset = await upload.json();
+
+    const trainRes = await fetch(`${base}/v1/models`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ dataset_id: dataset.id, algorithm: "cart", target: "好瓜", features: ["色泽", "根蒂", "敲声", "纹理", "脐部", "触感", "密度", "含糖率"], seed: 2 }),
+    });
+    assert.equal(trainRes.status, 202);
+    const location = trainRes.headers.get("location")!;
+    let model = await trainRes.json();
+    while (model.status === "queued" || model.status === "running") {
+      await new Promise((r) => setTimeout(r, 50));
+      model = await (await fetch(`${base}${location}`)).json();
+    }
+    assert.equal(model.status, "succeeded", JSON.stringify(model));
+
+    const rows = [{ 色泽: "青绿", 根蒂: "蜷缩", 敲声: "浊响", 纹理: "清晰", 脐部: "凹陷", 触感: "硬滑", 密度: 0.697, 含糖率: 0.46 }, { 纹理: "模糊" }];
+    const predict = () =>
+      fetch(`${base}/v1/models/${model.id}/predict`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ rows, probabilities: true }) }).then((r) => r.json());
+    const before = await predict();
+    assert.equal(before.predictions.length, 2);
+
+    const evaluation = await (await fetch(`${base}/v1/evaluations/${model.evaluation_id}`)).json();
+    assert.equal(evaluation.status, "succeeded");
+    assert.ok("accuracy" in evaluation.metrics);
+
+    assert.equal(await stop(server), 0, "graceful shutdown exits 0");
+    server = await start(dbPath, port);
+    const after = await predict();
+    assert.deepEqual(after, before);
+  } finally {
+    if (server.exitCode === null) await stop(server);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
