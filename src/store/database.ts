@@ -28,3 +28,19 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   }
   return db;
 }
+
+/**
+ * Prepared statements by SQL text, prepared once per connection: preparing costs
+ * more than running a primary-key lookup, and /predict does one per request.
+ */
+export function statementCache(db: Db): (sql: string) => Database.Statement {
+  const cache = new Map<string, Database.Statement>();
+  return (sql) => {
+    let stmt = cache.get(sql);
+    if (!stmt) {
+      stmt = db.prepare(sql);
+      cache.set(sql, stmt);
+    }
+    return stmt;
+  };
+}

@@ -1,5 +1,5 @@
 /** Datasets: metadata row + one blob per column (DESIGN.md's Frame as stored). */
-import type { Db } from "./database.js";
+import { statementCache, type Db } from "./database.js";
 import type { Frame, Column } from "../data/frame.js";
 import { encodeColumn, decodeColumn } from "../data/codec.js";
 import { newId, nowIso } from "./ids.js";
@@ -36,16 +36,20 @@ function toRecord(row: DatasetRow): DatasetRecord {
 }
 
 export class DatasetRepository {
-  constructor(private readonly db: Db) {}
+  private readonly sql: ReturnType<typeof statementCache>;
+
+  constructor(private readonly db: Db) {
+    this.sql = statementCache(db);
+  }
 
   /** One transaction: a failed upload leaves nothing behind. */
   insert(name: string, frame: Frame, columns: ColumnInfo[]): DatasetRecord {
     const id = newId("ds");
     const createdAt = nowIso();
-    const insertDataset = this.db.prepare(
+    const insertDataset = this.sql(
       "INSERT INTO datasets (id, name, row_count, columns_json, created_at) VALUES (?, ?, ?, ?, ?)",
     );
-    const insertColumn = this.db.prepare(
+    const insertColumn = this.sql(
       "INSERT INTO dataset_columns (dataset_id, position, name, type, levels_json, data) VALUES (?, ?, ?, ?, ?, ?)",
     );
     this.db
@@ -61,27 +65,25 @@ export class DatasetRepository {
   }
 
   get(id: string): DatasetRecord | undefined {
-    const row = this.db.prepare("SELECT * FROM datasets WHERE id = ?").get(id) as DatasetRow | undefined;
+    const row = this.sql("SELECT * FROM datasets WHERE id = ?").get(id) as DatasetRow | undefined;
     return row && toRecord(row);
   }
 
   /** Newest first; `before` is the seq of the last item of the previous page. */
   list(limit: number, before: number | null): DatasetRecord[] {
-    const rows = this.db
-      .prepare("SELECT * FROM datasets WHERE seq < ? ORDER BY seq DESC LIMIT ?")
+    const rows = this.sql("SELECT * FROM datasets WHERE seq < ? ORDER BY seq DESC LIMIT ?")
       .all(before ?? Number.MAX_SAFE_INTEGER, limit) as DatasetRow[];
     return rows.map(toRecord);
   }
 
   delete(id: string): boolean {
-    return this.db.prepare("DELETE FROM datasets WHERE id = ?").run(id).changes > 0;
+    return this.sql("DELETE FROM datasets WHERE id = ?").run(id).changes > 0;
   }
 
   loadFrame(id: string): Frame | undefined {
-    const meta = this.db.prepare("SELECT row_count FROM datasets WHERE id = ?").get(id) as { row_count: number } | undefined;
+    const meta = this.sql("SELECT row_count FROM datasets WHERE id = ?").get(id) as { row_count: number } | undefined;
     if (!meta) return undefined;
-    const rows = this.db
-      .prepare("SELECT name, type, levels_json, data FROM dataset_columns WHERE dataset_id = ? ORDER BY position")
+    const rows = this.sql("SELECT name, type, levels_json, data FROM dataset_columns WHERE dataset_id = ? ORDER BY position")
       .all(id) as { name: string; type: "numeric" | "categorical"; levels_json: string | null; data: Buffer }[];
     const columns: Column[] = rows.map((r) => decodeColumn(r.name, r.type, r.data, r.levels_json ? JSON.parse(r.levels_json) : undefined));
     return { rowCount: meta.row_count, columns };

@@ -3,7 +3,7 @@
  * dashboard's ETag is just count + highest version under its filters: one
  * indexed query, and a poll that finds nothing new costs almost nothing.
  */
-import type { Db } from "./database.js";
+import { statementCache, type Db } from "./database.js";
 import { newId, nowIso } from "./ids.js";
 import type { Problem } from "./models.js";
 
@@ -98,14 +98,17 @@ function whereClause(filters: EvaluationFilters): string {
 }
 
 export class EvaluationRepository {
-  constructor(private readonly db: Db) {}
+  private readonly sql: ReturnType<typeof statementCache>;
+
+  constructor(private readonly db: Db) {
+    this.sql = statementCache(db);
+  }
 
   insert(e: NewEvaluation): EvaluationRecord {
     const id = newId("ev");
     const now = nowIso();
     const finished = e.status === "succeeded" || e.status === "failed" ? now : null;
-    this.db
-      .prepare(
+    this.sql(
         `INSERT INTO evaluations (id, model_id, dataset_id, algorithm, task, method, status, spec_json, result_json, created_at, finished_at, updated_at, version)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${NEXT_VERSION})`,
       )
@@ -114,14 +117,13 @@ export class EvaluationRepository {
   }
 
   get(id: string): EvaluationRecord | undefined {
-    const row = this.db.prepare("SELECT * FROM evaluations WHERE id = ?").get(id) as EvaluationRow | undefined;
+    const row = this.sql("SELECT * FROM evaluations WHERE id = ?").get(id) as EvaluationRow | undefined;
     return row && toRecord(row);
   }
 
   markRunning(id: string): boolean {
     return (
-      this.db
-        .prepare(`UPDATE evaluations SET status = 'running', updated_at = ?, version = ${NEXT_VERSION} WHERE id = ? AND status = 'queued'`)
+      this.sql(`UPDATE evaluations SET status = 'running', updated_at = ?, version = ${NEXT_VERSION} WHERE id = ? AND status = 'queued'`)
         .run(nowIso(), id).changes > 0
     );
   }
@@ -129,8 +131,7 @@ export class EvaluationRepository {
   succeed(id: string, result: EvaluationResult): boolean {
     const now = nowIso();
     return (
-      this.db
-        .prepare(
+      this.sql(
           `UPDATE evaluations SET status = 'succeeded', result_json = ?, finished_at = ?, updated_at = ?, version = ${NEXT_VERSION}
            WHERE id = ? AND status IN ('queued', 'running')`,
         )
@@ -141,8 +142,7 @@ export class EvaluationRepository {
   finishUnsuccessfully(id: string, status: "failed" | "cancelled", error: Problem): boolean {
     const now = nowIso();
     return (
-      this.db
-        .prepare(
+      this.sql(
           `UPDATE evaluations SET status = ?, error_json = ?, finished_at = ?, updated_at = ?, version = ${NEXT_VERSION}
            WHERE id = ? AND status IN ('queued', 'running')`,
         )
@@ -151,16 +151,14 @@ export class EvaluationRepository {
   }
 
   list(filters: EvaluationFilters, limit: number, before: number | null): EvaluationRecord[] {
-    const rows = this.db
-      .prepare(`SELECT * FROM evaluations WHERE ${whereClause(filters)} AND seq < @before ORDER BY seq DESC LIMIT @limit`)
+    const rows = this.sql(`SELECT * FROM evaluations WHERE ${whereClause(filters)} AND seq < @before ORDER BY seq DESC LIMIT @limit`)
       .all({ ...filters, before: before ?? Number.MAX_SAFE_INTEGER, limit }) as EvaluationRow[];
     return rows.map(toRecord);
   }
 
   /** Changes whenever any evaluation under these filters is added, changed or removed. */
   fingerprint(filters: EvaluationFilters): string {
-    const row = this.db
-      .prepare(`SELECT count(*) AS n, coalesce(max(version), 0) AS v FROM evaluations WHERE ${whereClause(filters)}`)
+    const row = this.sql(`SELECT count(*) AS n, coalesce(max(version), 0) AS v FROM evaluations WHERE ${whereClause(filters)}`)
       .get(filters) as { n: number; v: number };
     return `${row.n}-${row.v}`;
   }
@@ -170,12 +168,11 @@ export class EvaluationRepository {
     return this.db
       .transaction(() => {
         const now = nowIso();
-        this.db
-          .prepare(
+        this.sql(
             `UPDATE evaluations SET status = 'failed', error_json = ?, finished_at = ?, updated_at = ?, version = ${NEXT_VERSION} WHERE status = 'running'`,
           )
           .run(JSON.stringify(interrupted), now, now);
-        return (this.db.prepare("SELECT id FROM evaluations WHERE status = 'queued' ORDER BY seq").all() as { id: string }[]).map((r) => r.id);
+        return (this.sql("SELECT id FROM evaluations WHERE status = 'queued' ORDER BY seq").all() as { id: string }[]).map((r) => r.id);
       })
       .immediate();
   }

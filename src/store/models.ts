@@ -3,7 +3,7 @@
  * queued → running → succeeded | failed | cancelled, and each move is one
  * guarded UPDATE so a late message from a worker cannot undo a cancel.
  */
-import type { Db } from "./database.js";
+import { statementCache, type Db } from "./database.js";
 import { newId, nowIso } from "./ids.js";
 import type { EvaluationRepository, NewEvaluation } from "./evaluations.js";
 
@@ -113,15 +113,18 @@ export interface TrainingOutcome {
 }
 
 export class ModelRepository {
+  private readonly sql: ReturnType<typeof statementCache>;
+
   constructor(
     private readonly db: Db,
     private readonly evaluations: EvaluationRepository,
-  ) {}
+  ) {
+    this.sql = statementCache(db);
+  }
 
   insert(spec: TrainSpec): ModelRecord {
     const id = newId("md");
-    this.db
-      .prepare(
+    this.sql(
         "INSERT INTO models (id, name, dataset_id, algorithm, task, target, spec_json, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?)",
       )
       .run(id, spec.name, spec.dataset_id, spec.algorithm, spec.task, spec.target, JSON.stringify(spec), nowIso());
@@ -132,8 +135,7 @@ export class ModelRepository {
   insertImported(spec: TrainSpec, artifact: Buffer, sha256: string, classes: string[] | null): ModelRecord {
     const id = newId("md");
     const now = nowIso();
-    this.db
-      .prepare(
+    this.sql(
         `INSERT INTO models (id, name, dataset_id, algorithm, task, target, spec_json, status, progress, classes_json, artifact, artifact_sha256, created_at, finished_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, 'succeeded', 1, ?, ?, ?, ?, ?)`,
       )
@@ -142,7 +144,7 @@ export class ModelRepository {
   }
 
   get(id: string): ModelRecord | undefined {
-    const row = this.db.prepare(`SELECT ${COLUMNS} FROM models WHERE id = ?`).get(id) as ModelRow | undefined;
+    const row = this.sql(`SELECT ${COLUMNS} FROM models WHERE id = ?`).get(id) as ModelRow | undefined;
     return row && toRecord(row);
   }
 
@@ -151,14 +153,18 @@ export class ModelRepository {
     if (filters.dataset_id) where.push("dataset_id = @dataset_id");
     if (filters.algorithm) where.push("algorithm = @algorithm");
     if (filters.status) where.push("status = @status");
-    const rows = this.db
-      .prepare(`SELECT ${COLUMNS} FROM models WHERE ${where.join(" AND ")} ORDER BY seq DESC LIMIT @limit`)
+    const rows = this.sql(`SELECT ${COLUMNS} FROM models WHERE ${where.join(" AND ")} ORDER BY seq DESC LIMIT @limit`)
       .all({ ...filters, before: before ?? Number.MAX_SAFE_INTEGER, limit }) as ModelRow[];
     return rows.map(toRecord);
   }
 
+  /** The two facts /predict needs, by primary key (cheap enough for every request). */
+  servingState(id: string): { status: JobStatus; artifact_sha256: string | null } | undefined {
+    return this.sql("SELECT status, artifact_sha256 FROM models WHERE id = ?").get(id) as { status: JobStatus; artifact_sha256: string | null } | undefined;
+  }
+
   getArtifact(id: string): { artifact: Buffer; sha256: string } | undefined {
-    const row = this.db.prepare("SELECT artifact, artifact_sha256 FROM models WHERE id = ? AND artifact IS NOT NULL").get(id) as
+    const row = this.sql("SELECT artifact, artifact_sha256 FROM models WHERE id = ? AND artifact IS NOT NULL").get(id) as
       | { artifact: Buffer; artifact_sha256: string }
       | undefined;
     return row && { artifact: row.artifact, sha256: row.artifact_sha256 };
@@ -166,25 +172,24 @@ export class ModelRepository {
 
   markRunning(id: string): boolean {
     return (
-      this.db.prepare("UPDATE models SET status = 'running', started_at = ?, progress = 0 WHERE id = ? AND status = 'queued'").run(nowIso(), id)
+      this.sql("UPDATE models SET status = 'running', started_at = ?, progress = 0 WHERE id = ? AND status = 'queued'").run(nowIso(), id)
         .changes > 0
     );
   }
 
   setProgress(id: string, progress: number): void {
-    this.db.prepare("UPDATE models SET progress = ? WHERE id = ? AND status = 'running'").run(Math.min(1, Math.max(0, progress)), id);
+    this.sql("UPDATE models SET progress = ? WHERE id = ? AND status = 'running'").run(Math.min(1, Math.max(0, progress)), id);
   }
 
   /** Model, its evaluation and the status change land together or not at all. */
   succeed(id: string, outcome: TrainingOutcome): boolean {
     return this.db
       .transaction(() => {
-        const current = this.db.prepare("SELECT status FROM models WHERE id = ?").get(id) as { status: JobStatus } | undefined;
+        const current = this.sql("SELECT status FROM models WHERE id = ?").get(id) as { status: JobStatus } | undefined;
         // "queued" too: the result can overtake the worker's "started" message (two channels).
         if (!current || (current.status !== "running" && current.status !== "queued")) return false;
         const evaluationId = outcome.evaluation ? this.evaluations.insert({ ...outcome.evaluation, model_id: id }).id : null;
-        this.db
-          .prepare(
+        this.sql(
             `UPDATE models SET status = 'succeeded', progress = 1, artifact = ?, artifact_sha256 = ?, classes_json = ?, metrics_json = ?,
              warnings_json = ?, fit_seconds = ?, evaluation_id = ?, started_at = coalesce(started_at, ?), finished_at = ? WHERE id = ?`,
           )
@@ -208,14 +213,13 @@ export class ModelRepository {
   /** Ends a job that has not ended yet; returns false when it already had. */
   finishUnsuccessfully(id: string, status: "failed" | "cancelled", error: Problem): boolean {
     return (
-      this.db
-        .prepare("UPDATE models SET status = ?, error_json = ?, finished_at = ? WHERE id = ? AND status IN ('queued', 'running')")
+      this.sql("UPDATE models SET status = ?, error_json = ?, finished_at = ? WHERE id = ? AND status IN ('queued', 'running')")
         .run(status, JSON.stringify(error), nowIso(), id).changes > 0
     );
   }
 
   delete(id: string): boolean {
-    return this.db.prepare("DELETE FROM models WHERE id = ?").run(id).changes > 0;
+    return this.sql("DELETE FROM models WHERE id = ?").run(id).changes > 0;
   }
 
   /**
@@ -225,10 +229,9 @@ export class ModelRepository {
   recover(interrupted: Problem): string[] {
     return this.db
       .transaction(() => {
-        this.db
-          .prepare("UPDATE models SET status = 'failed', error_json = ?, finished_at = ? WHERE status = 'running'")
+        this.sql("UPDATE models SET status = 'failed', error_json = ?, finished_at = ? WHERE status = 'running'")
           .run(JSON.stringify(interrupted), nowIso());
-        return (this.db.prepare("SELECT id FROM models WHERE status = 'queued' ORDER BY seq").all() as { id: string }[]).map((r) => r.id);
+        return (this.sql("SELECT id FROM models WHERE status = 'queued' ORDER BY seq").all() as { id: string }[]).map((r) => r.id);
       })
       .immediate();
   }

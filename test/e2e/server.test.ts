@@ -56,7 +56,7 @@ test("upload CSV, train, poll, predict, evaluate over HTTP; restart on the same 
     const csv = readFileSync(new URL("../fixtures/watermelon-3.0.csv", import.meta.url));
     const upload = await fetch(`${base}/v1/datasets?name=wm3`, { method: "POST", headers: { "content-type": "text/csv" }, body: csv });
     assert.equal(upload.status, 201);
-    const dataset = await upload.json();
+    const dataset = (await upload.json()) as { id: string };
 
     const trainRes = await fetch(`${base}/v1/models`, {
       method: "POST",
@@ -65,20 +65,21 @@ test("upload CSV, train, poll, predict, evaluate over HTTP; restart on the same 
     });
     assert.equal(trainRes.status, 202);
     const location = trainRes.headers.get("location")!;
-    let model = await trainRes.json();
+    type Model = { id: string; status: string; evaluation_id: string };
+    let model = (await trainRes.json()) as Model;
     while (model.status === "queued" || model.status === "running") {
       await new Promise((r) => setTimeout(r, 50));
-      model = await (await fetch(`${base}${location}`)).json();
+      model = (await (await fetch(`${base}${location}`)).json()) as Model;
     }
     assert.equal(model.status, "succeeded", JSON.stringify(model));
 
     const rows = [{ 色泽: "青绿", 根蒂: "蜷缩", 敲声: "浊响", 纹理: "清晰", 脐部: "凹陷", 触感: "硬滑", 密度: 0.697, 含糖率: 0.46 }, { 纹理: "模糊" }];
     const predict = () =>
-      fetch(`${base}/v1/models/${model.id}/predict`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ rows, probabilities: true }) }).then((r) => r.json());
+      fetch(`${base}/v1/models/${model.id}/predict`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ rows, probabilities: true }) }).then((r) => r.json() as Promise<{ predictions: unknown[]; probabilities: unknown[] }>);
     const before = await predict();
     assert.equal(before.predictions.length, 2);
 
-    const evaluation = await (await fetch(`${base}/v1/evaluations/${model.evaluation_id}`)).json();
+    const evaluation = (await (await fetch(`${base}/v1/evaluations/${model.evaluation_id}`)).json()) as { status: string; metrics: object };
     assert.equal(evaluation.status, "succeeded");
     assert.ok("accuracy" in evaluation.metrics);
 

@@ -179,13 +179,15 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
       },
     },
     async (request) => {
-      const m = getModel(request.params.id);
-      requireSucceeded(m);
-      const model = models.get(m.id, m.artifact_sha256!);
-      if (!model) throw new ApiError("wrong_state", `model ${m.id} has no artifact`);
+      const id = request.params.id;
+      const serving = store.models.servingState(id);
+      if (!serving) throw notFound("model", id);
+      if (serving.status !== "succeeded") throw new ApiError("wrong_state", `model ${id} is ${serving.status}; only a succeeded model can do this`);
+      const model = models.get(id, serving.artifact_sha256!);
+      if (!model) throw new ApiError("wrong_state", `model ${id} has no artifact`);
       const X = encodeRows(request.body.rows, model.features);
       const prediction = predictPipeline(model.algorithm, model.pipeline, X);
-      return { model_id: m.id, ...predictionToWire(model, prediction, request.body.probabilities ?? false) };
+      return { model_id: id, ...predictionToWire(model, prediction, request.body.probabilities ?? false) };
     },
   );
 
