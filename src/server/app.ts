@@ -15,6 +15,7 @@ import { DEFAULTS, type Config } from "./config.js";
 import { ModelCache } from "./model-cache.js";
 import { registerErrorHandling } from "./plugins/errors.js";
 import { algorithmRoutes } from "./routes/algorithms.js";
+import { comparisonRoutes } from "./routes/comparisons.js";
 import { datasetRoutes } from "./routes/datasets.js";
 import { evaluationRoutes } from "./routes/evaluations.js";
 import { healthRoutes } from "./routes/health.js";
@@ -101,6 +102,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(algorithmRoutes, { prefix: "/v1" });
   await app.register(modelRoutes, { prefix: "/v1" });
   await app.register(evaluationRoutes, { prefix: "/v1" });
+  await app.register(comparisonRoutes, { prefix: "/v1" });
 
   const { requeued } = jobs.recover();
   if (requeued > 0) app.log.info({ requeued }, "queued jobs from a previous run were queued again");

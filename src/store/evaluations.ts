@@ -21,6 +21,7 @@ export interface NewEvaluation {
   status: EvaluationStatus;
   spec: Record<string, unknown>;
   result?: EvaluationResult | null;
+  search_id?: string | null;
 }
 
 export interface EvaluationRecord {
@@ -39,6 +40,8 @@ export interface EvaluationRecord {
   finished_at: string | null;
   updated_at: string;
   version: number;
+  progress: number;
+  search_id: string | null;
 }
 
 interface EvaluationRow {
@@ -57,6 +60,8 @@ interface EvaluationRow {
   finished_at: string | null;
   updated_at: string;
   version: number;
+  progress: number;
+  search_id: string | null;
 }
 
 function toRecord(r: EvaluationRow): EvaluationRecord {
@@ -76,6 +81,8 @@ function toRecord(r: EvaluationRow): EvaluationRecord {
     finished_at: r.finished_at,
     updated_at: r.updated_at,
     version: r.version,
+    progress: r.progress,
+    search_id: r.search_id,
   };
 }
 
@@ -109,10 +116,10 @@ export class EvaluationRepository {
     const now = nowIso();
     const finished = e.status === "succeeded" || e.status === "failed" ? now : null;
     this.sql(
-        `INSERT INTO evaluations (id, model_id, dataset_id, algorithm, task, method, status, spec_json, result_json, created_at, finished_at, updated_at, version)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${NEXT_VERSION})`,
+        `INSERT INTO evaluations (id, model_id, search_id, dataset_id, algorithm, task, method, status, progress, spec_json, result_json, created_at, finished_at, updated_at, version)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${NEXT_VERSION})`,
       )
-      .run(id, e.model_id ?? null, e.dataset_id, e.algorithm, e.task, e.method, e.status, JSON.stringify(e.spec), e.result ? JSON.stringify(e.result) : null, now, finished, now);
+      .run(id, e.model_id ?? null, e.search_id ?? null, e.dataset_id, e.algorithm, e.task, e.method, e.status, e.status === "succeeded" ? 1 : 0, JSON.stringify(e.spec), e.result ? JSON.stringify(e.result) : null, now, finished, now);
     return this.get(id)!;
   }
 
@@ -128,11 +135,19 @@ export class EvaluationRepository {
     );
   }
 
+  setProgress(id: string, progress: number): void {
+    this.sql(`UPDATE evaluations SET progress = ?, updated_at = ?, version = ${NEXT_VERSION} WHERE id = ? AND status = 'running'`).run(
+      Math.min(1, Math.max(0, progress)),
+      nowIso(),
+      id,
+    );
+  }
+
   succeed(id: string, result: EvaluationResult): boolean {
     const now = nowIso();
     return (
       this.sql(
-          `UPDATE evaluations SET status = 'succeeded', result_json = ?, finished_at = ?, updated_at = ?, version = ${NEXT_VERSION}
+          `UPDATE evaluations SET status = 'succeeded', progress = 1, result_json = ?, finished_at = ?, updated_at = ?, version = ${NEXT_VERSION}
            WHERE id = ? AND status IN ('queued', 'running')`,
         )
         .run(JSON.stringify(result), now, now, id).changes > 0

@@ -70,6 +70,29 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX evaluations_dataset ON evaluations(dataset_id, seq);
   CREATE INDEX evaluations_version ON evaluations(version);
   `,
+  // 2: progress of evaluation jobs; hyper-parameter searches.
+  `
+  ALTER TABLE evaluations ADD COLUMN progress REAL NOT NULL DEFAULT 0;
+  ALTER TABLE evaluations ADD COLUMN search_id TEXT;
+  CREATE TABLE searches (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    dataset_id TEXT NOT NULL,
+    algorithm TEXT NOT NULL,
+    method TEXT NOT NULL,
+    scoring TEXT NOT NULL,
+    spec_json TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'succeeded', 'failed', 'cancelled')),
+    progress REAL NOT NULL DEFAULT 0,
+    results_json TEXT,
+    best_json TEXT,
+    model_id TEXT,
+    error_json TEXT,
+    created_at TEXT NOT NULL,
+    started_at TEXT,
+    finished_at TEXT
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -21,7 +21,7 @@ export interface JobLogger {
   error(obj: object, msg: string): void;
 }
 
-type JobKind = "train" | "score";
+type JobKind = "train" | "score" | "evaluate";
 
 interface RunningJob {
   kind: JobKind;
@@ -72,8 +72,14 @@ export class JobRunner {
     this.submit("train", modelId);
   }
 
+  /** Scores a stored model on a dataset. */
   submitScoring(evaluationId: string): void {
     this.submit("score", evaluationId);
+  }
+
+  /** Cross-validates an algorithm spec without keeping a model. */
+  submitEvaluation(evaluationId: string): void {
+    this.submit("evaluate", evaluationId);
   }
 
   /** Returns false when the job is not queued or running. */
@@ -92,7 +98,7 @@ export class JobRunner {
     const models = this.store.models.recover(interrupted);
     const evaluations = this.store.evaluations.recover(interrupted);
     models.forEach((id) => this.submitTraining(id));
-    evaluations.forEach((id) => this.submitScoring(id));
+    evaluations.forEach((id) => (this.store.evaluations.get(id)?.spec.model_id ? this.submitScoring(id) : this.submitEvaluation(id)));
     return { requeued: models.length + evaluations.length };
   }
 
@@ -128,8 +134,9 @@ export class JobRunner {
         job.started = true;
         if (kind === "train") this.store.models.markRunning(id);
         else this.store.evaluations.markRunning(id);
-      } else if (message.type === "progress" && kind === "train") {
-        this.store.models.setProgress(id, message.value);
+      } else if (message.type === "progress") {
+        if (kind === "train") this.store.models.setProgress(id, message.value);
+        else this.store.evaluations.setProgress(id, message.value);
       }
     });
     const task = kind === "train" ? { kind, dbPath: this.store.path, modelId: id, port: port2 } : { kind, dbPath: this.store.path, evaluationId: id, port: port2 };
@@ -150,7 +157,7 @@ export class JobRunner {
 
   private succeed(id: string, output: TrainOutput | ScoreOutput): void {
     if (output.kind === "score") {
-      this.store.evaluations.succeed(id, output.evaluation as unknown as Record<string, unknown>);
+      this.store.evaluations.succeed(id, { ...output.evaluation, ...(output.warnings.length ? { warnings: output.warnings } : {}) } as unknown as Record<string, unknown>);
       return;
     }
     const model = this.store.models.get(id);

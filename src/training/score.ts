@@ -4,7 +4,7 @@ import { getColumn, takeRows, type Frame } from "../data/frame.js";
 import type { Target } from "../models/contract.js";
 import { loadArtifact } from "./artifact.js";
 import { predictPipeline } from "./pipeline.js";
-import { scorePredictions } from "./scoring.js";
+import { rowOutcomes, scorePredictions } from "./scoring.js";
 import type { EvaluationResult } from "./train.js";
 
 export function scoreModel(artifact: Buffer, frame: Frame, spec: Record<string, unknown>, progress: (f: number) => void): EvaluationResult {
@@ -30,7 +30,9 @@ export function scoreModel(artifact: Buffer, frame: Frame, spec: Record<string, 
   const scored = scorePredictions(target, prediction, {
     classes: model.classes,
     positiveClass: (spec.positive_class as string | undefined) ?? model.positiveClass,
+    beta: spec.beta as number | undefined,
   });
   progress(1);
-  return { ...scored, test_rows: keep.length };
+  const outcomes = rowOutcomes(target, prediction, Int32Array.from(keep));
+  return { ...scored, test_rows: keep.length, ...(outcomes ? { row_outcomes: outcomes } : {}) };
 }

@@ -26,7 +26,11 @@ export interface TrainRequest {
   validation?: unknown;
   seed?: number;
   positive_class?: string | null;
+  beta?: number;
 }
+
+/** Training keeps a model; an evaluation only estimates (no "none", and bias_variance is allowed). */
+export type Purpose = "train" | "evaluate";
 
 /** A request that is well-formed but unusable: becomes a 422 with this path. */
 export class SpecError extends Error {
@@ -44,7 +48,7 @@ function zodPath(prefix: string, issue: z.core.$ZodIssue): string {
   return [prefix, ...issue.path.map(String)].join(".");
 }
 
-export function resolveSpec(request: TrainRequest, dataset: DatasetColumns): ResolvedSpec {
+export function resolveSpec(request: TrainRequest, dataset: DatasetColumns, purpose: Purpose = "train"): ResolvedSpec {
   const algorithm = getAlgorithm(request.algorithm);
   if (!algorithm) throw new SpecError(`unknown algorithm "${request.algorithm}"; GET /v1/algorithms lists them`, "algorithm", "unknown_algorithm");
 
@@ -107,6 +111,11 @@ export function resolveSpec(request: TrainRequest, dataset: DatasetColumns): Res
   if ((task === "clustering" || task === "projection") && validation.method !== "none") {
     throw new SpecError(`validation "${validation.method}" needs a target; ${task} takes "none"`, "validation.method", "invalid_validation");
   }
+  if (purpose === "train" && validation.method === "bias_variance") {
+    throw new SpecError("bias_variance is an evaluation (POST /v1/evaluations), not a way to train a model", "validation.method", "invalid_validation");
+  }
+  if (purpose === "evaluate" && validation.method === "none") throw new SpecError('an evaluation needs a validation scheme other than "none"', "validation.method", "invalid_validation");
+  if (validation.method === "bias_variance" && task !== "regression") throw new SpecError("bias_variance applies to regression", "validation.method", "invalid_validation");
   if (validation.method === "kfold" && validation.k > dataset.row_count) {
     throw new SpecError(`k = ${validation.k} is more than the ${dataset.row_count} rows`, "validation.k", "invalid_validation");
   }
@@ -134,5 +143,6 @@ export function resolveSpec(request: TrainRequest, dataset: DatasetColumns): Res
     validation,
     seed: request.seed ?? 0,
     positiveClass,
+    ...(request.beta !== undefined ? { beta: request.beta } : {}),
   };
 }

@@ -18,11 +18,12 @@ import { ModelRepository } from "../store/models.js";
 import { serializeArtifact } from "./artifact.js";
 import { scoreModel } from "./score.js";
 import { resolveSpec } from "./spec.js";
-import { trainModel, type EvaluationResult } from "./train.js";
+import { evaluateSpec, trainModel, type EvaluationResult } from "./train.js";
 
 export type WorkerTask =
   | { kind: "train"; dbPath: string; modelId: string; port: MessagePort }
-  | { kind: "score"; dbPath: string; evaluationId: string; port: MessagePort };
+  | { kind: "score"; dbPath: string; evaluationId: string; port: MessagePort }
+  | { kind: "evaluate"; dbPath: string; evaluationId: string; port: MessagePort };
 
 export type WorkerMessage = { type: "started" } | { type: "progress"; value: number };
 
@@ -36,9 +37,11 @@ export interface TrainOutput {
   fitSeconds: number;
 }
 
+/** Scoring a model on a dataset, or cross-validating an algorithm spec: both end as an evaluation. */
 export interface ScoreOutput {
   kind: "score";
   evaluation: EvaluationResult;
+  warnings: string[];
 }
 
 const connections = new Map<string, Db>();
@@ -92,12 +95,19 @@ export default async function runTask(task: WorkerTask): Promise<TrainOutput | S
     }
     const evaluation = evaluations.get(task.evaluationId);
     if (!evaluation) throw new Error(`evaluation ${task.evaluationId} vanished`);
+    if (task.kind === "evaluate") {
+      const dataset = datasets.get(evaluation.dataset_id);
+      const frame = datasets.loadFrame(evaluation.dataset_id);
+      if (!dataset || !frame) throw new Error(`dataset ${evaluation.dataset_id} was deleted before the evaluation started`);
+      const spec = resolveSpec(evaluation.spec as never, dataset, "evaluate");
+      return { kind: "score", ...evaluateSpec(frame, spec, { progress }) };
+    }
     const modelId = String(evaluation.spec.model_id);
     const stored = models.getArtifact(modelId);
     if (!stored) throw new Error(`model ${modelId} has no artifact`);
     const frame = datasets.loadFrame(evaluation.dataset_id);
     if (!frame) throw new Error(`dataset ${evaluation.dataset_id} was deleted before scoring started`);
-    return { kind: "score", evaluation: scoreModel(stored.artifact, frame, evaluation.spec, progress) };
+    return { kind: "score", evaluation: scoreModel(stored.artifact, frame, evaluation.spec, progress), warnings: [] };
   } finally {
     task.port.close();
   }

@@ -1,35 +1,66 @@
 /**
- * /v1/evaluations: every validated training run writes one; POST scores an
- * existing model on another dataset. The list sends an ETag built from one
- * indexed query, so a dashboard polling with If-None-Match mostly gets a 304.
+ * /v1/evaluations: every validated training run writes one; POST either scores a
+ * stored model on a dataset or cross-validates an algorithm spec without keeping
+ * a model. The list sends an ETag built from one indexed query, so a dashboard
+ * polling with If-None-Match mostly gets a 304.
  */
+import { randomInt } from "node:crypto";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { downsampleCurve } from "../../evaluation/curves/downsample.js";
 import type { EvaluationRecord } from "../../store/evaluations.js";
+import type { DatasetRecord } from "../../store/datasets.js";
+import { resolveSpec, SpecError } from "../../training/spec.js";
 import { ApiError, notFound } from "../errors.js";
 import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
-import { createEvaluationBody, evaluationSchema, listEvaluationsQuery } from "../schemas/evaluations.js";
+import { createEvaluationBody, curvePointsQuery, evaluationSchema, listEvaluationsQuery } from "../schemas/evaluations.js";
 import { cursorSeq, page } from "./pagination.js";
-import { z } from "zod";
 
-export function evaluationToWire(e: EvaluationRecord) {
-  const result = (e.result ?? {}) as Record<string, unknown>;
+type Curves = { roc: { fpr: number[]; tpr: number[]; thresholds: number[] }; pr: { precision: number[]; recall: number[]; thresholds: number[] } };
+
+function thinCurves(curves: Curves, points: number): Curves {
+  return { roc: downsampleCurve(curves.roc, points) as Curves["roc"], pr: downsampleCurve(curves.pr, points) as Curves["pr"] };
+}
+
+export function evaluationToWire(e: EvaluationRecord, curvePoints?: number) {
+  // row_outcomes stay internal: McNemar's test reads them, clients do not need them.
+  const { row_outcomes: _rows, per_class_curves: _pcc, curves, ...result } = (e.result ?? {}) as Record<string, unknown> & { curves?: Curves };
+  const spec = e.spec as Record<string, unknown>;
   return {
     ...result,
+    ...(curves ? { curves: curvePoints ? thinCurves(curves as Curves, curvePoints) : curves } : {}),
     id: e.id,
     status: e.status,
+    progress: e.progress,
     ...(e.model_id ? { model_id: e.model_id } : {}),
+    ...(e.search_id ? { search_id: e.search_id } : {}),
     dataset_id: e.dataset_id,
     algorithm: e.algorithm,
-    params: (e.spec.params as Record<string, unknown>) ?? {},
+    params: (spec.params as Record<string, unknown>) ?? {},
     task: e.task,
     method: e.method,
+    ...(spec.target !== undefined ? { target: spec.target as string | null } : {}),
+    ...(spec.validation ? { validation: spec.validation as Record<string, unknown> } : {}),
+    ...(typeof spec.seed === "number" ? { seed: spec.seed } : {}),
     metrics: (result.metrics as Record<string, number | null>) ?? {},
     ...(e.error ? { error: e.error } : {}),
     created_at: e.created_at,
     ...(e.finished_at ? { finished_at: e.finished_at } : {}),
     updated_at: e.updated_at,
   };
+}
+
+/** Shared with searches: resolve an algorithm spec for an evaluation, as a 422 on failure. */
+export function resolveEvaluationSpec(body: z.infer<typeof createEvaluationBody>, dataset: DatasetRecord, seed: number) {
+  try {
+    const task = dataset.columns.find((c) => c.name === body.target)?.type === "numeric" ? "regression" : "classification";
+    const validation = body.validation ?? { method: "kfold", k: 5, stratify: task === "classification" };
+    return resolveSpec({ ...body, algorithm: body.algorithm!, seed, validation }, dataset, "evaluate");
+  } catch (e) {
+    if (e instanceof SpecError) throw new ApiError(e.code, e.message, [{ path: e.path, message: e.message }], 422);
+    throw e;
+  }
 }
 
 export const evaluationRoutes: FastifyPluginAsync = async (base) => {
@@ -42,27 +73,27 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
       schema: {
         tags: ["evaluations"],
         summary: "List evaluations, newest first. Sends an ETag; If-None-Match answers 304 when nothing changed.",
-        querystring: paginationQuery.extend(listEvaluationsQuery.shape),
+        querystring: paginationQuery.extend(listEvaluationsQuery.shape).extend(curvePointsQuery.shape),
         headers: z.object({ "if-none-match": z.string().optional() }),
         response: { 200: listOf(evaluationSchema), 304: z.null().describe("Not modified"), ...errorResponses },
       },
     },
     async (request, reply) => {
-      const { limit, cursor, ...filters } = request.query;
-      const etag = `W/"ev-${store.evaluations.fingerprint(filters)}-${limit}-${cursor ?? ""}"`;
+      const { limit, cursor, curve_points, ...filters } = request.query;
+      const etag = `W/"ev-${store.evaluations.fingerprint(filters)}-${limit}-${cursor ?? ""}-${curve_points}"`;
       reply.header("etag", etag).header("cache-control", "no-cache");
       if (request.headers["if-none-match"] === etag) return reply.code(304).send(null);
-      return page(store.evaluations.list(filters, limit + 1, cursorSeq(cursor)), limit, evaluationToWire);
+      return page(store.evaluations.list(filters, limit + 1, cursorSeq(cursor)), limit, (e) => evaluationToWire(e, curve_points));
     },
   );
 
   app.get(
     "/evaluations/:id",
-    { schema: { tags: ["evaluations"], params: idParams, response: { 200: evaluationSchema, 404: problemSchema } } },
+    { schema: { tags: ["evaluations"], params: idParams, querystring: curvePointsQuery, response: { 200: evaluationSchema, 404: problemSchema, ...errorResponses } } },
     async (request) => {
       const e = store.evaluations.get(request.params.id);
       if (!e) throw notFound("evaluation", request.params.id);
-      return evaluationToWire(e);
+      return evaluationToWire(e, request.query.curve_points);
     },
   );
 
@@ -71,46 +102,79 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
     {
       schema: {
         tags: ["evaluations"],
-        summary: "Score an existing model on another dataset (asynchronous: 202, then poll the Location)",
+        summary: "Score a stored model on a dataset ({model_id, dataset_id}), or cross-validate an algorithm spec without keeping a model (asynchronous: 202, then poll the Location)",
         body: createEvaluationBody,
         response: { 202: evaluationSchema, 404: problemSchema, 409: problemSchema, ...errorResponses },
       },
     },
     async (request, reply) => {
-      const { model_id, dataset_id, positive_class } = request.body;
-      const model = store.models.get(model_id);
-      if (!model) throw new ApiError("not_found", `model ${model_id} does not exist`, [{ path: "model_id", message: "unknown model" }]);
-      if (model.status !== "succeeded") throw new ApiError("wrong_state", `model ${model_id} is ${model.status}; only a succeeded model can be scored`);
-      const dataset = store.datasets.get(dataset_id);
-      if (!dataset) throw new ApiError("not_found", `dataset ${dataset_id} does not exist`, [{ path: "dataset_id", message: "unknown dataset" }]);
-      if (!model.spec.target) throw new ApiError("unusable_request", "the model has no target: only supervised models can be scored");
-      const columns = new Map(dataset.columns.map((c) => [c.name, c]));
-      const needed = [...model.spec.features, model.spec.target];
-      const missing = needed.filter((n) => !columns.has(n));
-      if (missing.length) throw new ApiError("unknown_column", `the dataset lacks column(s) ${missing.join(", ")}`, missing.map((n) => ({ path: "dataset_id", message: `no column ${n}` })));
-      const target = columns.get(model.spec.target)!;
-      if ((target.type === "categorical") !== (model.spec.task === "classification")) {
-        throw new ApiError("unusable_request", `target "${target.name}" is ${target.type} here but the model does ${model.spec.task}`);
+      const body = request.body;
+      const dataset = store.datasets.get(body.dataset_id);
+      if (!dataset) throw new ApiError("not_found", `dataset ${body.dataset_id} does not exist`, [{ path: "dataset_id", message: "unknown dataset" }]);
+      if (body.model_id !== undefined) {
+        const extra = (["algorithm", "params", "preprocessing", "validation", "features", "target", "seed"] as const).filter((k) => body[k] !== undefined);
+        if (extra.length) throw new ApiError("validation_failed", "scoring a stored model takes only model_id, dataset_id, positive_class and beta", extra.map((k) => ({ path: k, message: "not allowed with model_id" })));
+        const record = scoreModelRequest(body.model_id, dataset, body.positive_class, body.beta);
+        reply.header("location", `/v1/evaluations/${record.id}`);
+        return reply.code(202).send(evaluationToWire(record));
       }
-      if (model.classes && target.levels) {
-        const unknown = target.levels.filter((l) => !model.classes!.includes(l));
-        if (unknown.length) throw new ApiError("unusable_request", `the dataset has classes the model never saw: ${unknown.join(", ")}`, [{ path: "dataset_id", message: "unknown classes" }]);
-      }
-      if (positive_class !== undefined && !model.classes?.includes(positive_class)) {
-        throw new ApiError("unusable_request", `positive_class "${positive_class}" is not a class of the model`, [{ path: "positive_class", message: "unknown class" }]);
-      }
+      if (!body.algorithm) throw new ApiError("validation_failed", "give model_id (score a model) or algorithm (cross-validate a spec)", [{ path: "algorithm", message: "required without model_id" }]);
+      const seed = body.seed ?? randomInt(0, 2 ** 31);
+      const spec = resolveEvaluationSpec(body, dataset, seed);
       const record = store.evaluations.insert({
-        model_id,
-        dataset_id,
-        algorithm: model.spec.algorithm,
-        task: model.spec.task,
-        method: "dataset",
+        dataset_id: dataset.id,
+        algorithm: spec.algorithm.name,
+        task: spec.task,
+        method: spec.validation.method,
         status: "queued",
-        spec: { model_id, dataset_id, params: model.spec.params, ...(positive_class ? { positive_class } : {}) },
+        spec: {
+          dataset_id: dataset.id,
+          algorithm: spec.algorithm.name,
+          params: spec.params,
+          target: spec.target,
+          features: spec.features,
+          preprocessing: spec.steps.map((s) => ({ step: s.step, ...(s.spec as object) })),
+          validation: spec.validation,
+          seed,
+          positive_class: spec.positiveClass,
+          ...(body.beta !== undefined ? { beta: body.beta } : {}),
+        },
       });
-      jobs.submitScoring(record.id);
+      jobs.submitEvaluation(record.id);
       reply.header("location", `/v1/evaluations/${record.id}`);
       return reply.code(202).send(evaluationToWire(record));
     },
   );
+
+  function scoreModelRequest(modelId: string, dataset: DatasetRecord, positiveClass: string | undefined, beta: number | undefined): EvaluationRecord {
+    const model = store.models.get(modelId);
+    if (!model) throw new ApiError("not_found", `model ${modelId} does not exist`, [{ path: "model_id", message: "unknown model" }]);
+    if (model.status !== "succeeded") throw new ApiError("wrong_state", `model ${modelId} is ${model.status}; only a succeeded model can be scored`);
+    if (!model.spec.target) throw new ApiError("unusable_request", "the model has no target: only supervised models can be scored");
+    const columns = new Map(dataset.columns.map((c) => [c.name, c]));
+    const missing = [...model.spec.features, model.spec.target].filter((n) => !columns.has(n));
+    if (missing.length) throw new ApiError("unknown_column", `the dataset lacks column(s) ${missing.join(", ")}`, missing.map((n) => ({ path: "dataset_id", message: `no column ${n}` })));
+    const target = columns.get(model.spec.target)!;
+    if ((target.type === "categorical") !== (model.spec.task === "classification")) {
+      throw new ApiError("unusable_request", `target "${target.name}" is ${target.type} here but the model does ${model.spec.task}`);
+    }
+    if (model.classes && target.levels) {
+      const unknown = target.levels.filter((l) => !model.classes!.includes(l));
+      if (unknown.length) throw new ApiError("unusable_request", `the dataset has classes the model never saw: ${unknown.join(", ")}`, [{ path: "dataset_id", message: "unknown classes" }]);
+    }
+    if (positiveClass !== undefined && !model.classes?.includes(positiveClass)) {
+      throw new ApiError("unusable_request", `positive_class "${positiveClass}" is not a class of the model`, [{ path: "positive_class", message: "unknown class" }]);
+    }
+    const record = store.evaluations.insert({
+      model_id: modelId,
+      dataset_id: dataset.id,
+      algorithm: model.spec.algorithm,
+      task: model.spec.task,
+      method: "dataset",
+      status: "queued",
+      spec: { model_id: modelId, dataset_id: dataset.id, params: model.spec.params, target: model.spec.target, ...(positiveClass ? { positive_class: positiveClass } : {}), ...(beta ? { beta } : {}) },
+    });
+    jobs.submitScoring(record.id);
+    return record;
+  }
 };

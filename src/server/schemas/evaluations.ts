@@ -1,24 +1,44 @@
 import { z } from "zod";
 import { jobStatus, problemSchema } from "./common.js";
+import { preprocessingStepSchema, validationRequestSchema } from "./models.js";
+
+const metrics = z.record(z.string(), z.number().nullable());
+const series = z.array(z.number().nullable());
+const rocCurve = z.object({ fpr: series, tpr: series, thresholds: series });
+const prCurve = z.object({ precision: series, recall: series, thresholds: series });
+const curves = z.object({ roc: rocCurve, pr: prCurve });
 
 export const evaluationSchema = z
   .object({
     id: z.string(),
     status: jobStatus,
+    progress: z.number(),
     model_id: z.string().optional(),
+    search_id: z.string().optional(),
     dataset_id: z.string(),
     algorithm: z.string(),
     params: z.record(z.string(), z.unknown()),
     task: z.string(),
-    method: z.string(),
-    metrics: z.record(z.string(), z.number().nullable()),
-    metrics_std: z.record(z.string(), z.number().nullable()).optional(),
+    method: z.string().describe("The validation scheme, or `dataset` for a model scored on a dataset."),
+    target: z.string().nullable().optional(),
+    validation: z.record(z.string(), z.unknown()).optional(),
+    seed: z.number().int().optional(),
+    positive_class: z.string().optional(),
+    metrics,
+    metrics_std: metrics.optional().describe("Across folds / rounds (population standard deviation)."),
     per_class: z.record(z.string(), z.object({ precision: z.number().nullable(), recall: z.number().nullable(), f1: z.number().nullable(), support: z.number() })).optional(),
-    confusion_matrix: z.object({ labels: z.array(z.string()), matrix: z.array(z.array(z.number())) }).optional(),
-    curves: z.record(z.string(), z.unknown()).optional(),
-    folds: z.array(z.object({ metrics: z.record(z.string(), z.number().nullable()) })).optional(),
-    oob_fraction: z.number().optional(),
+    confusion_matrix: z.object({ labels: z.array(z.string()), matrix: z.array(z.array(z.number())) }).optional().describe("Rows actual, columns predicted; k-fold pools the out-of-fold predictions."),
+    curves: curves.optional().describe("Binary classification with probabilities: ROC and P-R curves of the positive class."),
+    auc_per_class: z.record(z.string(), z.number().nullable()).optional().describe("Multiclass: one-vs-rest AUC per class (metrics.auc is their macro mean)."),
+    folds: z.array(z.object({ metrics })).optional(),
+    folds_fingerprint: z.string().optional().describe("Equal for two evaluations exactly when they used the same splits (paired tests need it)."),
+    oob_fraction: z.number().optional().describe("Bootstrap: share of rows never drawn, → 1/e."),
+    estimate_632: metrics.optional().describe("Bootstrap: the .632 estimate, 0.368·train + 0.632·out-of-bag."),
+    bias_variance: z
+      .object({ error: z.number(), bias2: z.number(), variance: z.number(), noise: z.number(), n_models: z.number(), n_rows: z.number(), true_label: z.string() })
+      .optional(),
     test_rows: z.number().int().optional(),
+    warnings: z.array(z.string()).optional(),
     error: problemSchema.optional(),
     created_at: z.string(),
     finished_at: z.string().optional(),
@@ -30,13 +50,25 @@ export const listEvaluationsQuery = z.object({
   model_id: z.string().optional(),
   dataset_id: z.string().optional(),
   algorithm: z.string().optional(),
-  updated_since: z.iso.datetime().optional().describe("Only evaluations changed after this instant (ISO-8601)."),
+  updated_since: z.iso.datetime({ offset: true }).optional().describe("Only evaluations changed after this instant (ISO-8601)."),
+});
+
+export const curvePointsQuery = z.object({
+  curve_points: z.coerce.number().int().min(2).max(100000).default(200).describe("Thin each curve to at most this many points (end points and the ROC convex hull kept)."),
 });
 
 export const createEvaluationBody = z
   .object({
-    model_id: z.string().min(1).describe("Score this model…"),
-    dataset_id: z.string().min(1).describe("…on this dataset (it must have the model's features and target)."),
+    model_id: z.string().min(1).optional().describe("Score this stored model on dataset_id (then give no algorithm)."),
+    dataset_id: z.string().min(1),
+    algorithm: z.string().min(1).optional().describe("Or cross-validate this algorithm on dataset_id without keeping a model."),
+    target: z.string().min(1).optional(),
+    features: z.array(z.string().min(1)).min(1).optional(),
+    params: z.record(z.string(), z.unknown()).optional(),
+    preprocessing: z.array(preprocessingStepSchema).max(50).optional(),
+    validation: validationRequestSchema.optional().describe("Default: kfold, k = 5 (stratified for classification). Also bias_variance for regression."),
+    seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
     positive_class: z.string().optional(),
+    beta: z.number().positive().max(1000).optional().describe("Also report F_β for the positive class (binary)."),
   })
   .strict();

@@ -6,8 +6,11 @@ const metricsSchema = z.record(z.string(), z.number().nullable());
 export const validationRequestSchema = z
   .union([
     z.object({ method: z.literal("holdout"), test_size: z.number().gt(0).lt(1).optional(), stratify: z.boolean().optional() }).strict(),
-    z.object({ method: z.literal("kfold"), k: z.number().int().min(2).max(1000).optional(), stratify: z.boolean().optional() }).strict(),
+    z.object({ method: z.literal("kfold"), k: z.number().int().min(2).max(1000).optional(), stratify: z.boolean().optional(), repeats: z.number().int().min(1).max(100).optional() }).strict(),
+    z.object({ method: z.literal("loo") }).strict(),
     z.object({ method: z.literal("bootstrap"), rounds: z.number().int().min(1).max(1000).optional() }).strict(),
+    z.object({ method: z.literal("five_by_two"), stratify: z.boolean().optional() }).strict(),
+    z.object({ method: z.literal("bias_variance"), rounds: z.number().int().min(2).max(500).optional(), test_size: z.number().gt(0).lt(1).optional() }).strict(),
     z.object({ method: z.literal("none") }).strict(),
   ])
   .describe("Default: holdout 0.25 (stratified) for classification and regression, none otherwise.");

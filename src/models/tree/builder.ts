@@ -1,0 +1,135 @@
+/**
+ * The tree while it grows and is pruned: growable per-node arrays plus the split
+ * rule of each internal node. `freeze` renumbers the reachable nodes (pruning turns
+ * internal nodes into leaves and orphans their subtrees) into the flat state.
+ */
+import type { SplitRule } from "./arena.js";
+import type { Candidate } from "./split-search.js";
+import type { ColumnSchema } from "../../data/frame.js";
+import type { Criterion, TreeState } from "./tree-state.js";
+import { LEAF } from "./tree-state.js";
+
+export class TreeBuilder {
+  readonly kind: number[] = [];
+  readonly rule: (SplitRule | null)[] = [];
+  readonly childStart: number[] = [];
+  readonly childCount: number[] = [];
+  readonly parent: number[] = [];
+  readonly branchFraction: number[] = [];
+  readonly samples: number[] = [];
+  readonly impurity: number[] = [];
+  readonly score: number[] = [];
+  readonly value: number[] = [];
+  readonly candidates: (readonly Candidate[] | null)[] = [];
+
+  /** `width` numbers of `value` per node: K class weights, or 1 mean. */
+  constructor(readonly width: number) {}
+
+  get size(): number {
+    return this.kind.length;
+  }
+
+  add(parent: number, fraction: number, samples: number, impurity: number, value: ArrayLike<number>): number {
+    const id = this.kind.length;
+    this.kind.push(LEAF);
+    this.rule.push(null);
+    this.childStart.push(-1);
+    this.childCount.push(0);
+    this.parent.push(parent);
+    this.branchFraction.push(fraction);
+    this.samples.push(samples);
+    this.impurity.push(impurity);
+    this.score.push(NaN);
+    for (let k = 0; k < this.width; k++) this.value.push(value[k]);
+    this.candidates.push(null);
+    return id;
+  }
+
+  valueOf(node: number): number[] {
+    return this.value.slice(node * this.width, (node + 1) * this.width);
+  }
+
+  setSplit(node: number, chosen: Candidate, candidates: readonly Candidate[], firstChild: number): void {
+    this.kind[node] = chosen.rule.kind;
+    this.rule[node] = chosen.rule;
+    this.score[node] = chosen.score;
+    this.childStart[node] = firstChild;
+    this.childCount[node] = chosen.rule.nBranches;
+    // An oblique candidate is not an attribute: its score is the split's own; the attribute candidates stay for comparison.
+    this.candidates[node] = candidates.filter((c) => c.feature >= 0).sort((a, b) => a.feature - b.feature);
+  }
+
+  makeLeaf(node: number): void {
+    this.kind[node] = LEAF;
+  }
+
+  freeze(head: { task: "classification" | "regression"; criterion: Criterion; features: ColumnSchema[]; classes: string[] }): TreeState {
+    const order: number[] = [0];
+    for (let q = 0; q < order.length; q++) {
+      const i = order[q];
+      if (this.kind[i] === LEAF) continue;
+      for (let c = 0; c < this.childCount[i]; c++) order.push(this.childStart[i] + c);
+    }
+    const n = order.length;
+    const newId = new Map<number, number>();
+    order.forEach((old, i) => newId.set(old, i));
+    const W = this.width;
+    const d = head.features.length;
+    const s = {
+      ...head,
+      kind: new Uint8Array(n),
+      feature: new Int32Array(n).fill(-1),
+      threshold: new Float64Array(n).fill(NaN),
+      childStart: new Int32Array(n).fill(-1),
+      childCount: new Int32Array(n),
+      mapOffset: new Int32Array(n).fill(-1),
+      branchFraction: new Float64Array(n),
+      samples: new Float64Array(n),
+      impurity: new Float64Array(n),
+      score: new Float64Array(n).fill(NaN),
+      value: new Float64Array(n * W),
+      candOffset: new Int32Array(n + 1),
+    };
+    const levelMap: number[] = [];
+    const oblique: number[] = [];
+    const candFeature: number[] = [];
+    const candScore: number[] = [];
+    const candThreshold: number[] = [];
+    order.forEach((old, i) => {
+      s.branchFraction[i] = this.branchFraction[old];
+      s.samples[i] = this.samples[old];
+      s.impurity[i] = this.impurity[old];
+      for (let k = 0; k < W; k++) s.value[i * W + k] = this.value[old * W + k];
+      const rule = this.rule[old];
+      if (this.kind[old] !== LEAF && rule) {
+        s.kind[i] = rule.kind;
+        s.feature[i] = rule.feature;
+        s.threshold[i] = rule.threshold;
+        s.childStart[i] = newId.get(this.childStart[old]) as number;
+        s.childCount[i] = this.childCount[old];
+        s.score[i] = this.score[old];
+        if (rule.levelMap) {
+          s.mapOffset[i] = levelMap.length;
+          levelMap.push(...rule.levelMap);
+        } else if (rule.weights) {
+          s.mapOffset[i] = oblique.length;
+          for (let j = 0; j < d; j++) oblique.push(rule.weights[j]);
+        }
+        for (const c of this.candidates[old] ?? []) {
+          candFeature.push(c.feature);
+          candScore.push(c.score);
+          candThreshold.push(c.threshold);
+        }
+      }
+      s.candOffset[i + 1] = candFeature.length;
+    });
+    return {
+      ...s,
+      levelMap: Int32Array.from(levelMap),
+      obliqueWeights: Float64Array.from(oblique),
+      candFeature: Int32Array.from(candFeature),
+      candScore: Float64Array.from(candScore),
+      candThreshold: Float64Array.from(candThreshold),
+    };
+  }
+}

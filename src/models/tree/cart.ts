@@ -1,0 +1,38 @@
+/**
+ * cart: binary splits — Gini index for classes, squared error for regression
+ * (regression trees), numeric thresholds at midpoints, categorical attributes cut
+ * into two groups (ordered by class share / mean for two classes or regression,
+ * one level against the rest otherwise), cost-complexity pruning via ccp_alpha.
+ * `categorical_split: "multiway"` gives the book's chapter-4 tree with the Gini
+ * index as criterion (one branch per level), whose root numbers seed 000 prints.
+ */
+import { z } from "zod";
+import { engineOptions, pruningParams, stoppingParams } from "./params.js";
+import { treeAlgorithm } from "./preset.js";
+
+const params = z
+  .object({
+    criterion: z
+      .enum(["gini_index", "info_gain", "mse"])
+      .nullable()
+      .default(null)
+      .describe("null: gini_index for classification, mse for regression."),
+    categorical_split: z.enum(["binary", "multiway"]).default("binary"),
+    ...stoppingParams,
+    ...pruningParams,
+  })
+  .strict();
+export type CartParams = z.infer<typeof params>;
+
+export const cart = treeAlgorithm<CartParams>({
+  name: "cart",
+  description: "CART decision tree: binary splits by Gini index (classification) or squared error (regression), cost-complexity pruning.",
+  tasks: ["classification", "regression"],
+  params,
+  accepts: { categorical: true, missing: true, weights: true },
+  options: (p, train) =>
+    engineOptions(p, {
+      criterion: p.criterion ?? (train.target?.task === "regression" ? "mse" : "gini_index"),
+      categoricalSplit: p.categorical_split,
+    }),
+});

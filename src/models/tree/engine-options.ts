@@ -1,0 +1,48 @@
+/** What the one tree engine can be asked to do; the presets (id3, c45, cart, oblique_tree) are settings of it. */
+import type { Criterion } from "./tree-state.js";
+
+export type Pruning = "none" | "pre" | "post" | "pessimistic";
+
+export interface ObliqueOptions {
+  /** Random perturbation restarts after the deterministic OC1 pass (seeded through ctx.rng). */
+  readonly restarts: number;
+  /** Coordinate passes of OC1's perturbation per start. */
+  readonly maxIter: number;
+}
+
+export interface EngineOptions {
+  readonly criterion: Criterion;
+  readonly categoricalSplit: "multiway" | "binary";
+  /** Null for axis-parallel trees. */
+  readonly oblique: ObliqueOptions | null;
+  readonly maxDepth: number | null;
+  readonly minSamplesSplit: number;
+  readonly minSamplesLeaf: number;
+  readonly minImpurityDecrease: number;
+  /** Features drawn (seeded) at each node; null = all. */
+  readonly maxFeatures: number | "sqrt" | "log2" | null;
+  readonly classWeight: "balanced" | Record<string, number> | null;
+  readonly pruning: Pruning;
+  readonly validationFraction: number;
+  readonly confidenceFactor: number;
+  readonly ccpAlpha: number;
+  /** Whether cells may be missing; when false a missing cell is an error (the pipeline imputes first). */
+  readonly allowMissing: boolean;
+}
+
+export const DEFAULT_ENGINE: EngineOptions = {
+  criterion: "gini_index",
+  categoricalSplit: "binary",
+  oblique: null,
+  maxDepth: null,
+  minSamplesSplit: 2,
+  minSamplesLeaf: 1,
+  minImpurityDecrease: 0,
+  maxFeatures: null,
+  classWeight: null,
+  pruning: "none",
+  validationFraction: 0.25,
+  confidenceFactor: 0.25,
+  ccpAlpha: 0,
+  allowMissing: true,
+};

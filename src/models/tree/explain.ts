@@ -1,0 +1,236 @@
+/**
+ * explain (API.md node format) plus text rules and Graphviz.
+ *
+ * Where API.md is silent:
+ * - children of a categorical split say `{ equals: level }` for a one-level branch,
+ *   `{ not_equals: level }` for the "rest" side of a one-vs-rest split, and
+ *   `{ in: [levels] }` for a group of levels (CART's ordered cut); a level the node
+ *   never saw is routed like a missing value;
+ * - missing values have no branch of their own: a row missing the tested value
+ *   follows every branch weighted by the child's `fraction` (its share of the
+ *   node's known training weight), so every child entry carries `fraction`;
+ * - an empty branch (no training rows, seed 001's case 3) is a leaf with
+ *   `samples: 0`, zero distribution, and its parent's prediction;
+ * - oblique splits name the linear combination in `feature` and give `weights`;
+ * - `candidates` lists the attributes that could split the node (a constant
+ *   attribute has no score and is left out), in column order.
+ */
+import type { TreeState } from "./tree-state.js";
+import { CATEGORICAL, LEAF, OBLIQUE, THRESHOLD, valueWidth } from "./tree-state.js";
+import type { PruningPath } from "./prune.js";
+import { argmax, ccpPath } from "./prune.js";
+
+export type When = { equals: string } | { not_equals: string } | { in: string[] } | { lte: number } | { gt: number };
+
+export interface ExplainNode {
+  samples: number;
+  distribution?: Record<string, number>;
+  value?: number;
+  prediction: string | number;
+  split?: {
+    feature: string;
+    kind: "categorical" | "threshold" | "oblique";
+    criterion: string;
+    score: number;
+    threshold?: number;
+    weights?: Record<string, number>;
+    candidates: { feature: string; score: number; threshold?: number }[];
+  };
+  children: { when: When; fraction: number; node: ExplainNode }[];
+}
+
+export interface TreeExplanation {
+  tree: ExplainNode;
+  feature_importances: Record<string, number>;
+  pruning_path: PruningPath;
+  node_count: number;
+  depth: number;
+  leaves: number;
+}
+
+export function explainTree(s: TreeState, options: { format?: string } = {}): TreeExplanation | string {
+  const format = options.format ?? "json";
+  if (format === "text") return toText(s);
+  if (format === "dot") return toDot(s);
+  if (format !== "json") throw new Error(`unknown explain format ${format}`);
+  let leaves = 0;
+  for (let i = 0; i < s.kind.length; i++) if (s.kind[i] === LEAF) leaves++;
+  return {
+    tree: nodeJson(s, 0),
+    feature_importances: featureImportances(s),
+    pruning_path: ccpPath(s),
+    node_count: s.kind.length,
+    depth: depthOf(s),
+    leaves,
+  };
+}
+
+function nodeJson(s: TreeState, i: number): ExplainNode {
+  const out: ExplainNode = { samples: s.samples[i], prediction: predictionOf(s, i), children: [] };
+  if (s.task === "classification") {
+    const K = s.classes.length;
+    out.distribution = Object.fromEntries(s.classes.map((c, k) => [c, s.samples[i] > 0 ? s.value[i * K + k] : 0]));
+  } else out.value = s.value[i];
+  if (s.kind[i] === LEAF) return out;
+  const names = s.features.map((f) => f.name);
+  const split: NonNullable<ExplainNode["split"]> = {
+    feature: splitFeatureName(s, i),
+    kind: s.kind[i] === THRESHOLD ? "threshold" : s.kind[i] === CATEGORICAL ? "categorical" : "oblique",
+    criterion: s.criterion,
+    score: s.score[i],
+    candidates: [],
+  };
+  if (s.kind[i] !== CATEGORICAL) split.threshold = s.threshold[i];
+  if (s.kind[i] === OBLIQUE) split.weights = obliqueWeights(s, i);
+  for (let c = s.candOffset[i]; c < s.candOffset[i + 1]; c++) {
+    const cand: { feature: string; score: number; threshold?: number } = { feature: names[s.candFeature[c]], score: s.candScore[c] };
+    if (!Number.isNaN(s.candThreshold[c])) cand.threshold = s.candThreshold[c];
+    split.candidates.push(cand);
+  }
+  out.split = split;
+  const whens = conditions(s, i);
+  for (let b = 0; b < s.childCount[i]; b++) {
+    const child = s.childStart[i] + b;
+    out.children.push({ when: whens[b], fraction: s.branchFraction[child], node: nodeJson(s, child) });
+  }
+  return out;
+}
+
+function predictionOf(s: TreeState, i: number): string | number {
+  if (s.task === "regression") return s.value[i];
+  const K = s.classes.length;
+  return s.classes[argmax(s.value, K, i * K)];
+}
+
+function splitFeatureName(s: TreeState, i: number): string {
+  if (s.kind[i] !== OBLIQUE) return s.features[s.feature[i]].name;
+  return Object.entries(obliqueWeights(s, i))
+    .map(([name, w]) => `${fmt(w)}·${name}`)
+    .join(" + ");
+}
+
+function obliqueWeights(s: TreeState, i: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  s.features.forEach((f, j) => {
+    const w = s.obliqueWeights[s.mapOffset[i] + j];
+    if (w !== 0) out[f.name] = w;
+  });
+  return out;
+}
+
+function conditions(s: TreeState, i: number): When[] {
+  const nb = s.childCount[i];
+  if (s.kind[i] !== CATEGORICAL) return [{ lte: s.threshold[i] }, { gt: s.threshold[i] }];
+  const col = s.features[s.feature[i]];
+  const levels = col.type === "categorical" ? col.levels : [];
+  const groups: string[][] = Array.from({ length: nb }, () => []);
+  levels.forEach((l, code) => {
+    const b = s.levelMap[s.mapOffset[i] + code];
+    if (b >= 0) groups[b].push(l);
+  });
+  return groups.map((g, b): When => {
+    if (g.length === 1) return { equals: g[0] };
+    const other = groups[1 - b];
+    if (nb === 2 && other.length === 1 && g.length === levels.length - 1) return { not_equals: other[0] };
+    return { in: g };
+  });
+}
+
+/** Weighted impurity decrease per feature, normalised to sum 1 (oblique splits share theirs by |weight|). */
+export function featureImportances(s: TreeState): Record<string, number> {
+  const d = s.features.length;
+  const imp = new Float64Array(d);
+  for (let i = 0; i < s.kind.length; i++) {
+    if (s.kind[i] === LEAF) continue;
+    let dec = s.samples[i] * s.impurity[i];
+    for (let c = 0; c < s.childCount[i]; c++) dec -= s.samples[s.childStart[i] + c] * s.impurity[s.childStart[i] + c];
+    if (s.kind[i] !== OBLIQUE) {
+      imp[s.feature[i]] += dec;
+      continue;
+    }
+    let norm = 0;
+    for (let j = 0; j < d; j++) norm += Math.abs(s.obliqueWeights[s.mapOffset[i] + j]);
+    for (let j = 0; j < d; j++) if (norm > 0) imp[j] += (dec * Math.abs(s.obliqueWeights[s.mapOffset[i] + j])) / norm;
+  }
+  let total = 0;
+  for (let j = 0; j < d; j++) total += Math.max(0, imp[j]);
+  return Object.fromEntries(s.features.map((f, j) => [f.name, total > 0 ? Math.max(0, imp[j]) / total : 0]));
+}
+
+export function depthOf(s: TreeState): number {
+  const depth = new Int32Array(s.kind.length);
+  let max = 0;
+  for (let i = 0; i < s.kind.length; i++) {
+    if (depth[i] > max) max = depth[i];
+    if (s.kind[i] === LEAF) continue;
+    for (let c = 0; c < s.childCount[i]; c++) depth[s.childStart[i] + c] = depth[i] + 1;
+  }
+  return max;
+}
+
+function fmt(x: number): string {
+  return Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(6)));
+}
+
+function whenText(feature: string, w: When): string {
+  if ("equals" in w) return `${feature} = ${w.equals}`;
+  if ("not_equals" in w) return `${feature} ≠ ${w.not_equals}`;
+  if ("in" in w) return `${feature} ∈ {${w.in.join(", ")}}`;
+  if ("lte" in w) return `${feature} ≤ ${fmt(w.lte)}`;
+  return `${feature} > ${fmt(w.gt)}`;
+}
+
+function leafText(s: TreeState, i: number): string {
+  const p = predictionOf(s, i);
+  return `${typeof p === "number" ? fmt(p) : p} (samples ${fmt(s.samples[i])})`;
+}
+
+/** Indented rules, one condition per line; a leaf's prediction follows its condition. */
+function toText(s: TreeState): string {
+  const lines: string[] = [];
+  if (s.kind[0] === LEAF) return `${leafText(s, 0)}\n`;
+  const walk = (i: number, indent: string): void => {
+    const whens = conditions(s, i);
+    const feature = splitFeatureName(s, i);
+    for (let b = 0; b < s.childCount[i]; b++) {
+      const child = s.childStart[i] + b;
+      const cond = whenText(feature, whens[b]);
+      if (s.kind[child] === LEAF) lines.push(`${indent}${cond}: ${leafText(s, child)}`);
+      else {
+        lines.push(`${indent}${cond}`);
+        walk(child, `${indent}|   `);
+      }
+    }
+  };
+  walk(0, "");
+  return `${lines.join("\n")}\n`;
+}
+
+function dotEscape(x: string): string {
+  return x.replace(/\\/g, "\\\\").replace(/"/g, '\\"');
+}
+
+function toDot(s: TreeState): string {
+  const lines = ["digraph tree {", '  node [shape=box, style="rounded", fontname="sans-serif"];', '  edge [fontname="sans-serif"];'];
+  const W = valueWidth(s);
+  for (let i = 0; i < s.kind.length; i++) {
+    const parts: string[] = [];
+    if (s.kind[i] !== LEAF) parts.push(splitFeatureName(s, i), `${s.criterion} = ${fmt(s.score[i])}`);
+    parts.push(`samples = ${fmt(s.samples[i])}`);
+    if (s.task === "classification") parts.push(`[${Array.from(s.value.subarray(i * W, i * W + W), (v) => fmt(s.samples[i] > 0 ? v : 0)).join(", ")}]`);
+    const p = predictionOf(s, i);
+    parts.push(typeof p === "number" ? `value = ${fmt(p)}` : p);
+    lines.push(`  n${i} [label="${dotEscape(parts.join("\n")).replace(/\n/g, "\\n")}"${s.kind[i] === LEAF ? "" : ", shape=ellipse"}];`);
+  }
+  for (let i = 0; i < s.kind.length; i++) {
+    if (s.kind[i] === LEAF) continue;
+    const whens = conditions(s, i);
+    for (let b = 0; b < s.childCount[i]; b++) {
+      const w = whens[b];
+      const label = "equals" in w ? `= ${w.equals}` : "not_equals" in w ? `≠ ${w.not_equals}` : "in" in w ? `∈ {${w.in.join(", ")}}` : "lte" in w ? `≤ ${fmt(w.lte)}` : `> ${fmt(w.gt)}`;
+      lines.push(`  n${i} -> n${s.childStart[i] + b} [label="${dotEscape(label)}"];`);
+    }
+  }
+  lines.push("}");
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,254 @@
+/**
+ * TreeGenerate (seed 001) as one engine: grow from the root with an explicit
+ * stack, every node judged by the configured criterion, then prune.
+ *
+ * A node becomes a leaf when (seed 001's three cases, then the usual limits):
+ * 1. its rows are all one class (or, for regression, all the same value);
+ * 2. no attribute is left, or the rows agree on every remaining one (no valid split);
+ * 3. (for a child) its branch is empty: the leaf takes its parent's distribution;
+ * or max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, or
+ * pre-pruning on the validation rows stops it.
+ */
+import type { FitContext, TrainingSet } from "../contract.js";
+import { UnusableInputError, throwIfAborted } from "../contract.js";
+import type { Rng } from "../../data/random.js";
+import type { NodeRange, TreeTarget } from "./arena.js";
+import { accumulate, branchOf, makeArena, splitRange } from "./arena.js";
+import { TreeBuilder } from "./builder.js";
+import type { EngineOptions } from "./engine-options.js";
+import { impurityOf } from "./impurity.js";
+import { obliqueCandidate } from "./oblique.js";
+import { ccpPrune, pessimisticPrune, reducedErrorPrune, leafError } from "./prune.js";
+import type { Candidate } from "./split-search.js";
+import { SplitSearch, chooseSplit, impurityKindOf } from "./split-search.js";
+import type { TreeColumns } from "./tree-columns.js";
+import { columnsForFit } from "./tree-columns.js";
+import type { TreeState } from "./tree-state.js";
+import { CATEGORICAL } from "./tree-state.js";
+import { classWeights, hasMissing, holdOut, resolveMaxFeatures } from "./fit-inputs.js";
+
+export interface FitOverrides {
+  /** Rows (of train.X) held out for pre/post pruning instead of a seeded draw: lets tests reproduce the book's split. */
+  readonly validationRows?: Int32Array;
+}
+
+/** Rows routed to one node during growth, for pre-pruning. */
+interface ValRows {
+  readonly rows: Int32Array;
+  readonly w: Float64Array;
+}
+
+interface Work {
+  readonly range: NodeRange;
+  readonly node: number;
+  readonly depth: number;
+  readonly stats: Float64Array;
+  readonly weight: number;
+  readonly val: ValRows | null;
+}
+
+export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext, overrides: FitOverrides = {}): TreeState {
+  const target = train.target;
+  if (!target) throw new UnusableInputError("a tree needs a target");
+  const regression = target.task === "regression";
+  if (regression !== (opts.criterion === "mse")) {
+    throw new UnusableInputError(regression ? `criterion ${opts.criterion} is for classification; regression trees use mse` : "criterion mse is for regression targets");
+  }
+  const cols = columnsForFit(train.X);
+  if (cols.schema.length === 0) throw new UnusableInputError("a tree needs at least one feature");
+  if (!opts.allowMissing && hasMissing(cols)) throw new UnusableInputError("this tree does not take missing values: impute them first");
+  const n = cols.n;
+  const K = target.task === "classification" ? target.classes.length : 0;
+  const tt: TreeTarget = target.task === "classification" ? { K, S: K, yc: target.y, yr: null } : { K: 0, S: 3, yc: null, yr: target.y };
+
+  const w = new Float64Array(n);
+  const cw = target.task === "classification" ? classWeights(opts.classWeight, target.y, target.classes) : null;
+  for (let i = 0; i < n; i++) {
+    const wi = train.weights ? train.weights[i] : 1;
+    if (!(wi >= 0) || !Number.isFinite(wi)) throw new UnusableInputError("sample weights must be finite and non-negative");
+    w[i] = cw ? wi * cw[(target.y as Int32Array)[i]] : wi;
+  }
+  const usesValidation = opts.pruning === "pre" || opts.pruning === "post";
+  const split = usesValidation ? holdOut(n, opts.validationFraction, target, ctx.rng, overrides.validationRows) : { grow: identity(n), validation: new Int32Array(0) };
+  if (opts.pruning === "pessimistic" && regression) throw new UnusableInputError("pessimistic pruning is for classification trees");
+
+  const growRows = split.grow;
+  const growW = new Float64Array(growRows.length);
+  for (let i = 0; i < growRows.length; i++) growW[i] = w[growRows[i]];
+  const arena = makeArena(growRows, growW, cols, tt);
+  const root: NodeRange = { arena, start: 0, end: growRows.length };
+
+  const search = new SplitSearch(cols, tt, { criterion: opts.criterion, categoricalSplit: opts.categoricalSplit, minSamplesLeaf: opts.minSamplesLeaf });
+  const kind = impurityKindOf(opts.criterion);
+  const width = regression ? 1 : K;
+  const builder = new TreeBuilder(width);
+  const valueOf = (stats: Float64Array): ArrayLike<number> => (regression ? [stats[0] > 0 ? stats[1] / stats[0] : 0] : stats);
+
+  const rootStats = new Float64Array(tt.S);
+  const rootW = accumulate(root, rootStats);
+  if (!(rootW > 0)) throw new UnusableInputError("no training row has a positive weight");
+  builder.add(-1, 1, rootW, impurityOf(kind, rootStats, 0, K, rootW), valueOf(rootStats));
+  const valRoot: ValRows | null = opts.pruning === "pre" ? { rows: split.validation, w: gather(w, split.validation) } : null;
+
+  const d = cols.schema.length;
+  const maxFeatures = resolveMaxFeatures(opts.maxFeatures, d);
+  const stack: Work[] = [{ range: root, node: 0, depth: 0, stats: rootStats, weight: rootW, val: valRoot }];
+  let expanded = 0;
+  let settled = 0;
+  while (stack.length > 0) {
+    const item = stack.pop() as Work;
+    if (++expanded % 64 === 0) {
+      throwIfAborted(ctx.signal);
+      ctx.progress(Math.min(0.95, settled / rootW));
+    }
+    const children = expand(item);
+    if (!children) {
+      settled += item.weight;
+      continue;
+    }
+    for (let c = children.length - 1; c >= 0; c--) stack.push(children[c]);
+  }
+
+  if (opts.pruning === "post") reducedErrorPrune(builder, cols, tt, split.validation, gather(w, split.validation));
+  if (opts.pruning === "pessimistic") pessimisticPrune(builder, opts.confidenceFactor);
+  if (opts.ccpAlpha > 0) ccpPrune(builder, opts.ccpAlpha);
+  ctx.progress(1);
+  return builder.freeze({
+    task: target.task,
+    criterion: opts.criterion,
+    features: cols.schema.map((s) => ({ ...s })),
+    classes: target.task === "classification" ? [...target.classes] : [],
+  });
+
+  function expand(item: Work): Work[] | null {
+    const { range, node, depth, stats, weight } = item;
+    const count = range.end - range.start;
+    const impurity = builder.impurity[node];
+    if (impurity <= 1e-12 || isPure(stats) || (regression && constantTarget(range))) return null;
+    if (opts.maxDepth !== null && depth >= opts.maxDepth) return null;
+    if (count < opts.minSamplesSplit || count < 2 * opts.minSamplesLeaf) return null;
+
+    const candidates = opts.oblique ? obliqueCandidates(item, impurity) : axisCandidates(item, impurity);
+    const best = chooseSplit(candidates, opts.criterion);
+    if (!best) return null;
+    if ((weight / rootW) * best.gain < opts.minImpurityDecrease) return null;
+
+    const outcome = splitRange(range, best.rule, cols, tt);
+    const childStats = outcome.children.map((r) => {
+      const s = new Float64Array(tt.S);
+      return { s, w: accumulate(r, s) };
+    });
+    const parentValue = builder.valueOf(node);
+    const childValues = childStats.map((c) => (c.w > 0 ? Array.from(valueOf(c.s)) : parentValue));
+    let childVal: (ValRows | null)[] = outcome.children.map(() => null);
+    if (item.val) {
+      childVal = routeValidation(item.val, best, outcome.fractions);
+      const before = leafError(parentValue, item.val.rows, item.val.w, tt);
+      let after = 0;
+      childVal.forEach((v, b) => (after += leafError(childValues[b], (v as ValRows).rows, (v as ValRows).w, tt)));
+      // The book's rule: a split is kept only if it raises validation accuracy.
+      if (!(after < before - 1e-12)) return null;
+    }
+
+    const first = builder.size;
+    outcome.children.forEach((r, b) => {
+      const cs = childStats[b];
+      builder.add(node, outcome.fractions[b], cs.w, cs.w > 0 ? impurityOf(kind, cs.s, 0, K, cs.w) : 0, childValues[b]);
+    });
+    builder.setSplit(node, best, candidates, first);
+    const out: Work[] = [];
+    outcome.children.forEach((r, b) => {
+      if (r.end === r.start || !(childStats[b].w > 0)) return; // case 3: empty branch, parent's majority
+      out.push({ range: r, node: first + b, depth: depth + 1, stats: childStats[b].s, weight: childStats[b].w, val: childVal[b] });
+    });
+    return out;
+  }
+
+  function axisCandidates(item: Work, impurity: number): Candidate[] {
+    const eligible: number[] = [];
+    for (let f = 0; f < d; f++) if (!(opts.categoricalSplit === "multiway" && cols.cat[f] && usedOnPath(item.node, f))) eligible.push(f);
+    const order = maxFeatures < eligible.length ? shuffled(eligible, ctx.rng) : eligible;
+    const out: Candidate[] = [];
+    for (let i = 0; i < order.length; i++) {
+      // max_features as scikit-learn reads it: keep drawing past the quota until one feature can split.
+      if (i >= maxFeatures && out.length > 0) break;
+      const c = search.evaluate(item.range, order[i], item.stats, item.weight, impurity);
+      if (c) out.push(c);
+    }
+    return out;
+  }
+
+  function obliqueCandidates(item: Work, impurity: number): Candidate[] {
+    const axis = axisCandidates(item, impurity);
+    const o = obliqueCandidate(item.range, cols, tt, opts, item.stats, item.weight, impurity, axis, ctx.rng);
+    return o ? [...axis, o] : axis;
+  }
+
+  function usedOnPath(node: number, f: number): boolean {
+    for (let p = builder.parent[node]; p >= 0; p = builder.parent[p]) {
+      const rule = builder.rule[p];
+      if (rule && rule.kind === CATEGORICAL && rule.feature === f) return true;
+    }
+    return false;
+  }
+
+  function isPure(stats: Float64Array): boolean {
+    if (regression) return false;
+    let nonzero = 0;
+    for (let k = 0; k < K; k++) if (stats[k] > 0) nonzero++;
+    return nonzero <= 1;
+  }
+
+  // Variance from running sums cancels badly for large targets: look at the values themselves.
+  function constantTarget(range: NodeRange): boolean {
+    const { members } = range.arena;
+    const y = range.arena.yr as Float64Array;
+    const y0 = y[members[range.start]];
+    for (let i = range.start + 1; i < range.end; i++) if (y[members[i]] !== y0) return false;
+    return true;
+  }
+
+  function routeValidation(val: ValRows, best: Candidate, fractions: Float64Array): ValRows[] {
+    const nb = fractions.length;
+    const rows: number[][] = Array.from({ length: nb }, () => []);
+    const ws: number[][] = Array.from({ length: nb }, () => []);
+    for (let i = 0; i < val.rows.length; i++) {
+      const b = branchOf(best.rule, cols, val.rows[i]);
+      if (b >= 0) {
+        rows[b].push(val.rows[i]);
+        ws[b].push(val.w[i]);
+      } else {
+        for (let c = 0; c < nb; c++) {
+          if (fractions[c] > 0) {
+            rows[c].push(val.rows[i]);
+            ws[c].push(val.w[i] * fractions[c]);
+          }
+        }
+      }
+    }
+    return rows.map((r, b) => ({ rows: Int32Array.from(r), w: Float64Array.from(ws[b]) }));
+  }
+}
+
+function identity(n: number): Int32Array {
+  const a = new Int32Array(n);
+  for (let i = 0; i < n; i++) a[i] = i;
+  return a;
+}
+
+function gather(w: Float64Array, rows: Int32Array): Float64Array {
+  const out = new Float64Array(rows.length);
+  for (let i = 0; i < rows.length; i++) out[i] = w[rows[i]];
+  return out;
+}
+
+function shuffled(list: number[], rng: Rng): number[] {
+  const a = [...list];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+
+export type { TreeColumns };

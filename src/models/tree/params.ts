@@ -1,0 +1,51 @@
+/** Parameter declarations shared by the tree presets (scikit-learn names where it has the concept). */
+import { z } from "zod";
+import type { EngineOptions } from "./engine-options.js";
+import { DEFAULT_ENGINE } from "./engine-options.js";
+
+export const stoppingParams = {
+  max_depth: z.int().min(1).nullable().default(null).describe("Deepest level a node may sit at (root = 0); null grows until the leaves are pure."),
+  min_samples_split: z.int().min(2).default(2).describe("Fewest rows a node needs to be split."),
+  min_samples_leaf: z.int().min(1).default(1).describe("Fewest rows each side of a split must keep."),
+  min_impurity_decrease: z.number().min(0).default(0).describe("A split must lower the weighted impurity, (node weight / total weight) × gain, by at least this."),
+  max_features: z
+    .union([z.enum(["sqrt", "log2"]), z.int().min(1)])
+    .nullable()
+    .default(null)
+    .describe("Features drawn at random (seeded) at each node; null considers all."),
+  class_weight: z
+    .union([z.literal("balanced"), z.record(z.string(), z.number().positive())])
+    .nullable()
+    .default(null)
+    .describe('Weight per class label, or "balanced" (n / (classes × class count)); multiplies the sample weights.'),
+};
+
+export const pruningParams = {
+  pruning: z
+    .enum(["none", "pre", "post", "pessimistic"])
+    .default("none")
+    .describe("pre/post: on validation rows held out from the training rows; pessimistic: C4.5's error-based pruning on the training rows."),
+  validation_fraction: z.number().gt(0).lt(1).default(0.25).describe("Share of the training rows held out (stratified, seeded) for pre/post pruning."),
+  confidence_factor: z.number().gt(0).lt(1).default(0.25).describe("C4.5's CF for pessimistic pruning; smaller prunes more."),
+  ccp_alpha: z.number().min(0).default(0).describe("Minimal cost-complexity pruning: subtrees whose effective alpha is at most this are cut."),
+};
+
+type Stopping = { [K in keyof typeof stoppingParams]: z.infer<(typeof stoppingParams)[K]> };
+type PruningP = { [K in keyof typeof pruningParams]: z.infer<(typeof pruningParams)[K]> };
+
+export function engineOptions(p: Stopping & Partial<PruningP>, rest: Partial<EngineOptions>): EngineOptions {
+  return {
+    ...DEFAULT_ENGINE,
+    maxDepth: p.max_depth,
+    minSamplesSplit: p.min_samples_split,
+    minSamplesLeaf: p.min_samples_leaf,
+    minImpurityDecrease: p.min_impurity_decrease,
+    maxFeatures: p.max_features,
+    classWeight: p.class_weight,
+    pruning: p.pruning ?? "none",
+    validationFraction: p.validation_fraction ?? DEFAULT_ENGINE.validationFraction,
+    confidenceFactor: p.confidence_factor ?? DEFAULT_ENGINE.confidenceFactor,
+    ccpAlpha: p.ccp_alpha ?? 0,
+    ...rest,
+  };
+}

@@ -1,0 +1,33 @@
+/** Builds a tree Algorithm from a preset: its parameters and how they map onto the one engine. */
+import type { z } from "zod";
+import type { Accepts, Algorithm, FitContext, Task, TrainingSet } from "../contract.js";
+import type { EngineOptions } from "./engine-options.js";
+import { explainTree } from "./explain.js";
+import { fitTree } from "./grow.js";
+import { predictTree } from "./predict.js";
+import type { TreeState } from "./tree-state.js";
+import { treeStateSchema } from "./tree-state.js";
+
+export interface TreePreset<P> {
+  readonly name: string;
+  readonly description: string;
+  readonly tasks: readonly Task[];
+  readonly params: z.ZodType<P>;
+  readonly accepts: Accepts;
+  readonly options: (params: P, train: TrainingSet) => EngineOptions;
+}
+
+export function treeAlgorithm<P>(preset: TreePreset<P>): Algorithm<P, TreeState> {
+  return {
+    name: preset.name,
+    family: "tree",
+    tasks: preset.tasks,
+    description: preset.description,
+    params: preset.params,
+    state: treeStateSchema,
+    accepts: preset.accepts,
+    fit: (train: TrainingSet, params: P, ctx: FitContext) => fitTree(train, preset.options(params, train), ctx),
+    predict: predictTree,
+    explain: (s, options) => explainTree(s, options),
+  };
+}
