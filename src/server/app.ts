@@ -16,6 +16,7 @@ import { ModelCache } from "./model-cache.js";
 import { registerErrorHandling } from "./plugins/errors.js";
 import { algorithmRoutes } from "./routes/algorithms.js";
 import { comparisonRoutes } from "./routes/comparisons.js";
+import { searchRoutes } from "./routes/searches.js";
 import { datasetRoutes } from "./routes/datasets.js";
 import { evaluationRoutes } from "./routes/evaluations.js";
 import { healthRoutes } from "./routes/health.js";
@@ -88,6 +89,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
         { name: "algorithms" },
         { name: "models" },
         { name: "evaluations" },
+        { name: "searches" },
         { name: "health" },
       ],
     },
@@ -103,6 +105,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(modelRoutes, { prefix: "/v1" });
   await app.register(evaluationRoutes, { prefix: "/v1" });
   await app.register(comparisonRoutes, { prefix: "/v1" });
+  await app.register(searchRoutes, { prefix: "/v1" });
 
   const { requeued } = jobs.recover();
   if (requeued > 0) app.log.info({ requeued }, "queued jobs from a previous run were queued again");

@@ -3,6 +3,7 @@ import { openDatabase, type Db } from "./database.js";
 import { DatasetRepository } from "./datasets.js";
 import { EvaluationRepository } from "./evaluations.js";
 import { ModelRepository } from "./models.js";
+import { SearchRepository } from "./searches.js";
 
 export interface Store {
   readonly path: string;
@@ -10,6 +11,7 @@ export interface Store {
   readonly datasets: DatasetRepository;
   readonly models: ModelRepository;
   readonly evaluations: EvaluationRepository;
+  readonly searches: SearchRepository;
   isHealthy(): boolean;
   close(): void;
 }
@@ -23,6 +25,7 @@ export function openStore(path: string): Store {
     datasets: new DatasetRepository(db),
     models: new ModelRepository(db, evaluations),
     evaluations,
+    searches: new SearchRepository(db),
     isHealthy: () => {
       try {
         return db.open && db.prepare("SELECT 1 AS ok").get() !== undefined;

@@ -82,6 +82,11 @@ export class JobRunner {
     this.submit("evaluate", evaluationId);
   }
 
+  /** Resolves when the job has ended (at once if it is not running here). */
+  whenDone(id: string): Promise<void> {
+    return this.running.get(id)?.done ?? Promise.resolve();
+  }
+
   /** Returns false when the job is not queued or running. */
   cancel(id: string): boolean {
     const job = this.running.get(id);

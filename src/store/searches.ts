@@ -1,0 +1,132 @@
+/** Hyper-parameter searches: the request, progress, and the ranked results. */
+import { statementCache, type Db } from "./database.js";
+import { newId, nowIso } from "./ids.js";
+import type { JobStatus, Problem } from "./models.js";
+
+export interface SearchResultRow {
+  params: Record<string, unknown>;
+  mean_score: number | null;
+  std_score: number | null;
+  rank: number | null;
+  evaluation_id: string;
+  status: string;
+}
+
+export interface SearchRecord {
+  seq: number;
+  id: string;
+  dataset_id: string;
+  algorithm: string;
+  method: string;
+  scoring: string;
+  spec: Record<string, unknown>;
+  status: JobStatus;
+  progress: number;
+  results: SearchResultRow[] | null;
+  best: { params: Record<string, unknown>; score: number | null } | null;
+  model_id: string | null;
+  error: Problem | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+interface Row {
+  seq: number;
+  id: string;
+  dataset_id: string;
+  algorithm: string;
+  method: string;
+  scoring: string;
+  spec_json: string;
+  status: JobStatus;
+  progress: number;
+  results_json: string | null;
+  best_json: string | null;
+  model_id: string | null;
+  error_json: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
+
+function toRecord(r: Row): SearchRecord {
+  return {
+    seq: r.seq,
+    id: r.id,
+    dataset_id: r.dataset_id,
+    algorithm: r.algorithm,
+    method: r.method,
+    scoring: r.scoring,
+    spec: JSON.parse(r.spec_json),
+    status: r.status,
+    progress: r.progress,
+    results: json(r.results_json),
+    best: json(r.best_json),
+    model_id: r.model_id,
+    error: json(r.error_json),
+    created_at: r.created_at,
+    started_at: r.started_at,
+    finished_at: r.finished_at,
+  };
+}
+
+export class SearchRepository {
+  private readonly sql: ReturnType<typeof statementCache>;
+
+  constructor(db: Db) {
+    this.sql = statementCache(db);
+  }
+
+  insert(s: { dataset_id: string; algorithm: string; method: string; scoring: string; spec: Record<string, unknown>; results: SearchResultRow[] }): SearchRecord {
+    const id = newId("sr");
+    this.sql(
+      `INSERT INTO searches (id, dataset_id, algorithm, method, scoring, spec_json, status, results_json, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?)`,
+    ).run(id, s.dataset_id, s.algorithm, s.method, s.scoring, JSON.stringify(s.spec), JSON.stringify(s.results), nowIso());
+    return this.get(id)!;
+  }
+
+  get(id: string): SearchRecord | undefined {
+    const row = this.sql("SELECT * FROM searches WHERE id = ?").get(id) as Row | undefined;
+    return row && toRecord(row);
+  }
+
+  list(limit: number, before: number | null): SearchRecord[] {
+    return (this.sql("SELECT * FROM searches WHERE seq < ? ORDER BY seq DESC LIMIT ?").all(before ?? Number.MAX_SAFE_INTEGER, limit) as Row[]).map(toRecord);
+  }
+
+  markRunning(id: string): void {
+    this.sql("UPDATE searches SET status = 'running', started_at = ? WHERE id = ? AND status = 'queued'").run(nowIso(), id);
+  }
+
+  update(id: string, progress: number, results: SearchResultRow[]): void {
+    this.sql("UPDATE searches SET progress = ?, results_json = ? WHERE id = ? AND status = 'running'").run(progress, JSON.stringify(results), id);
+  }
+
+  succeed(id: string, results: SearchResultRow[], best: SearchRecord["best"], modelId: string | null): boolean {
+    return (
+      this.sql(
+        "UPDATE searches SET status = 'succeeded', progress = 1, results_json = ?, best_json = ?, model_id = ?, finished_at = ? WHERE id = ? AND status = 'running'",
+      ).run(JSON.stringify(results), JSON.stringify(best), modelId, nowIso(), id).changes > 0
+    );
+  }
+
+  finishUnsuccessfully(id: string, status: "failed" | "cancelled", error: Problem): boolean {
+    return (
+      this.sql("UPDATE searches SET status = ?, error_json = ?, finished_at = ? WHERE id = ? AND status IN ('queued', 'running')").run(
+        status,
+        JSON.stringify(error),
+        nowIso(),
+        id,
+      ).changes > 0
+    );
+  }
+
+  /** A search's orchestration lives in the process that started it: after a restart it cannot resume. */
+  recover(interrupted: Problem): void {
+    this.sql("UPDATE searches SET status = 'failed', error_json = ?, finished_at = ? WHERE status IN ('queued', 'running')").run(JSON.stringify(interrupted), nowIso());
+  }
+}
