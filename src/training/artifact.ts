@@ -27,6 +27,8 @@ export interface FittedModel {
   target: string | null;
   classes: string[] | null;
   positiveClass: string | null;
+  /** Training rows per class (classification), for decision_threshold "rescale". */
+  classCounts: number[] | null;
   pipeline: FittedPipeline;
   trainedAt: string;
 }
@@ -44,6 +46,7 @@ const envelope = z
         target: z.string().nullable(),
         classes: z.array(z.string()).nullable(),
         positive_class: z.string().nullable(),
+        class_counts: z.array(z.number().int().nonnegative()).nullable().optional(),
       })
       .strict(),
     pipeline: z.array(z.object({ step: z.string(), spec: z.unknown(), fitted: z.unknown(), automatic: z.boolean() }).strict()),
@@ -74,7 +77,7 @@ export function serializeArtifact(model: FittedModel): { bytes: Buffer; sha256: 
     algorithm: model.algorithm.name,
     params: model.params,
     task: model.task,
-    schema: { features: model.features, target: model.target, classes: model.classes, positive_class: model.positiveClass },
+    schema: { features: model.features, target: model.target, classes: model.classes, positive_class: model.positiveClass, class_counts: model.classCounts },
     pipeline: model.pipeline.steps.map((s) => ({ step: s.step, spec: s.spec, fitted: encodeState(s.fitted), automatic: s.automatic })),
     state: encodeState(model.pipeline.state),
     trained_at: model.trainedAt,
@@ -127,6 +130,7 @@ export function loadArtifact(input: Buffer | string | unknown): FittedModel & { 
     target: body.schema.target,
     classes: body.schema.classes,
     positiveClass: body.schema.positive_class,
+    classCounts: body.schema.class_counts ?? null,
     pipeline: { steps, state },
     trainedAt: body.trained_at,
     sha256,

@@ -4,7 +4,8 @@ import { getColumn, takeRows, type Frame } from "../data/frame.js";
 import type { Target } from "../models/contract.js";
 import { loadArtifact } from "./artifact.js";
 import { predictPipeline } from "./pipeline.js";
-import { rowOutcomes, scorePredictions } from "./scoring.js";
+import { applyThreshold, rowOutcomes, scorePredictions } from "./scoring.js";
+import type { DecisionThreshold } from "../evaluation/threshold.js";
 import type { EvaluationResult } from "./train.js";
 
 export function scoreModel(artifact: Buffer, frame: Frame, spec: Record<string, unknown>, progress: (f: number) => void): EvaluationResult {
@@ -26,12 +27,17 @@ export function scoreModel(artifact: Buffer, frame: Frame, spec: Record<string, 
   }
   const X = takeRows(conformFrame(frame, model.features), Int32Array.from(keep));
   progress(0.5);
-  const prediction = predictPipeline(model.algorithm, model.pipeline, X);
-  const scored = scorePredictions(target, prediction, {
+  const options = {
     classes: model.classes,
     positiveClass: (spec.positive_class as string | undefined) ?? model.positiveClass,
     beta: spec.beta as number | undefined,
+  };
+  const prediction = applyThreshold(predictPipeline(model.algorithm, model.pipeline, X), {
+    ...options,
+    decisionThreshold: spec.decision_threshold as DecisionThreshold | undefined,
+    trainingCounts: model.classCounts ?? undefined,
   });
+  const scored = scorePredictions(target, prediction, options);
   progress(1);
   const outcomes = rowOutcomes(target, prediction, Int32Array.from(keep));
   return { ...scored, test_rows: keep.length, ...(outcomes ? { row_outcomes: outcomes } : {}) };

@@ -9,6 +9,7 @@ import { aggregateFolds } from "../evaluation/summarize/aggregate.js";
 import { summarizeClassification, type ClassificationSummary } from "../evaluation/summarize/classification.js";
 import { summarizeRegression } from "../evaluation/summarize/regression.js";
 import type { MetricRecord } from "../evaluation/wire.js";
+import { applyDecisionThreshold, type DecisionThreshold } from "../evaluation/threshold.js";
 
 export const STORED_CURVE_POINTS = 1000;
 
@@ -16,12 +17,47 @@ export interface ScoringOptions {
   classes: readonly string[] | null;
   positiveClass: string | null;
   beta?: number;
+  /** Binary: threshold moving (seed 002 阈值移动); `trainingCounts` (per class) are needed for "rescale". */
+  decisionThreshold?: DecisionThreshold;
+  trainingCounts?: readonly number[];
+}
+
+/** Class counts of a target, in class order (the "rescale" threshold needs m⁺ and m⁻). */
+export function classCounts(target: Target | null): number[] | null {
+  if (target?.task !== "classification") return null;
+  const counts = new Array<number>(target.classes.length).fill(0);
+  for (const y of target.y) counts[y]++;
+  return counts;
+}
+
+export class ThresholdError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ThresholdError";
+  }
+}
+
+/**
+ * Re-labels a binary prediction by its positive-class probability: positive when
+ * p > threshold ("rescale": threshold = m⁺ / (m⁺ + m⁻) of the training rows).
+ */
+export function applyThreshold(prediction: Prediction, options: ScoringOptions): Prediction {
+  const threshold = options.decisionThreshold;
+  if (threshold === undefined || prediction.task !== "classification") return prediction;
+  const classes = options.classes ?? [];
+  if (classes.length !== 2) throw new ThresholdError("decision_threshold applies to binary classification only");
+  if (!prediction.proba) throw new ThresholdError("decision_threshold needs a model with probabilities");
+  const positive = classes.indexOf(options.positiveClass ?? classes[1]) as 0 | 1;
+  const counts = options.trainingCounts;
+  const labels = applyDecisionThreshold(prediction.proba, positive, threshold, counts ? { positives: counts[positive], negatives: counts[1 - positive] } : undefined);
+  return { ...prediction, labels };
 }
 
 export type Scored = { metrics: MetricRecord } & Partial<Omit<ClassificationSummary, "metrics">>;
 
-export function scorePredictions(target: Target | null, prediction: Prediction, options: ScoringOptions): Scored {
+export function scorePredictions(target: Target | null, rawPrediction: Prediction, options: ScoringOptions): Scored {
   if (!target) throw new Error("scoring needs a target");
+  const prediction = applyThreshold(rawPrediction, options);
   if (target.task === "classification" && prediction.task === "classification") {
     return summarizeClassification({
       yTrue: target.y,
@@ -52,7 +88,8 @@ export interface RowOutcomes {
   count: number;
 }
 
-export function rowOutcomes(target: Target | null, prediction: Prediction, rowIds: Int32Array): RowOutcomes | undefined {
+export function rowOutcomes(target: Target | null, rawPrediction: Prediction, rowIds: Int32Array, options?: ScoringOptions): RowOutcomes | undefined {
+  const prediction = options ? applyThreshold(rawPrediction, options) : rawPrediction;
   if (target?.task !== "classification" || prediction.task !== "classification") return undefined;
   const bits = new Uint8Array(Math.ceil(rowIds.length / 8));
   for (let i = 0; i < rowIds.length; i++) if (prediction.labels[i] === target.y[i]) bits[i >> 3] |= 1 << (i & 7);

@@ -27,6 +27,7 @@ export interface TrainRequest {
   seed?: number;
   positive_class?: string | null;
   beta?: number;
+  decision_threshold?: number | "rescale";
 }
 
 /** Training keeps a model; an evaluation only estimates (no "none", and bias_variance is allowed). */
@@ -129,6 +130,11 @@ export function resolveSpec(request: TrainRequest, dataset: DatasetColumns, purp
     } else if (levels.length === 2) {
       positiveClass = levels[1];
     }
+    if (request.decision_threshold !== undefined && levels.length !== 2) {
+      throw new SpecError("decision_threshold applies to binary classification only", "decision_threshold", "invalid_request");
+    }
+  } else if (request.decision_threshold !== undefined) {
+    throw new SpecError("decision_threshold applies to binary classification only", "decision_threshold", "invalid_request");
   } else if (request.positive_class != null) {
     throw new SpecError("positive_class only applies to classification", "positive_class", "invalid_request");
   }
@@ -144,5 +150,6 @@ export function resolveSpec(request: TrainRequest, dataset: DatasetColumns, purp
     seed: request.seed ?? 0,
     positiveClass,
     ...(request.beta !== undefined ? { beta: request.beta } : {}),
+    ...(request.decision_threshold !== undefined ? { decisionThreshold: request.decision_threshold } : {}),
   };
 }

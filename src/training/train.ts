@@ -12,6 +12,9 @@ import { learningData } from "./dataset-view.js";
 import type { FittedPipeline } from "./pipeline.js";
 import { fitOn, runBiasVariance, runValidation, type EvaluationResult, type Hooks } from "./validate.js";
 import type { Validation } from "./validation.js";
+import type { DecisionThreshold } from "../evaluation/threshold.js";
+import { classCounts } from "./scoring.js";
+import { subset } from "./dataset-view.js";
 
 export type { EvaluationResult } from "./validate.js";
 
@@ -27,6 +30,8 @@ export interface ResolvedSpec {
   positiveClass: string | null;
   /** F_β's β for evaluations (reported as `fbeta`). */
   beta?: number;
+  /** Evaluations of binary classifiers: threshold moving. */
+  decisionThreshold?: DecisionThreshold;
 }
 
 export interface TrainResult {
@@ -52,8 +57,10 @@ export function trainModel(frame: Frame, spec: ResolvedSpec, hooks: Hooks): Trai
 
   let pipeline: FittedPipeline;
   let fitSeconds: number;
+  let counts = classCounts(data.target);
   if (heldOut) {
     ({ pipeline, seconds: fitSeconds } = heldOut);
+    counts = classCounts(subset(data, heldOut.trainRows).target);
   } else {
     const started = performance.now();
     const done = evaluation?.folds?.length ?? 0;
@@ -72,6 +79,7 @@ export function trainModel(frame: Frame, spec: ResolvedSpec, hooks: Hooks): Trai
     target: spec.target,
     classes,
     positiveClass: spec.positiveClass,
+    classCounts: counts,
     pipeline,
     trainedAt: new Date().toISOString(),
   };

@@ -16,7 +16,7 @@ import { cellValue } from "../data/frame.js";
 import type { FitContext, Prediction, Target } from "../models/contract.js";
 import { subset, type LearningData } from "./dataset-view.js";
 import { fitPipeline, predictPipeline, type FittedPipeline } from "./pipeline.js";
-import { aggregate, rowOutcomes, scorePredictions, type RowOutcomes, type Scored, type ScoringOptions } from "./scoring.js";
+import { aggregate, applyThreshold, classCounts, rowOutcomes, scorePredictions, type RowOutcomes, type Scored, type ScoringOptions } from "./scoring.js";
 import type { ResolvedSpec } from "./train.js";
 import { plan, pools } from "./validation.js";
 
@@ -44,7 +44,7 @@ export interface Hooks {
 export interface ValidationRun {
   evaluation: EvaluationResult | null;
   /** Holdout: the pipeline fitted on the training part (it becomes the model). */
-  heldOut: { pipeline: FittedPipeline; seconds: number } | null;
+  heldOut: { pipeline: FittedPipeline; seconds: number; trainRows: Int32Array } | null;
 }
 
 export function fitOn(spec: ResolvedSpec, data: { X: Frame; target: Target | null }, rng: Rng, hooks: Hooks, onProgress: (f: number) => void): FittedPipeline {
@@ -60,7 +60,12 @@ export function runValidation(spec: ResolvedSpec, data: LearningData, root: Rng,
   const splits = plan(v, n, strata, root.fork());
   if (splits.length === 0) return { evaluation: null, heldOut: null };
 
-  const scoring: ScoringOptions = { classes: data.target?.task === "classification" ? data.target.classes : null, positiveClass: spec.positiveClass, beta: spec.beta };
+  const scoring: ScoringOptions = {
+    classes: data.target?.task === "classification" ? data.target.classes : null,
+    positiveClass: spec.positiveClass,
+    beta: spec.beta,
+  };
+  const threshold: ScoringOptions = { ...scoring, decisionThreshold: spec.decisionThreshold };
   const total = splits.length + extraFits;
   let done = 0;
   const progressOf = (f: number) => hooks.progress(Math.min(1, (done + Math.max(0, Math.min(1, f))) / total));
@@ -85,11 +90,13 @@ export function runValidation(spec: ResolvedSpec, data: LearningData, root: Rng,
     done++;
     progressOf(0);
     fingerprint.update(Buffer.from(Int32Array.from(split.test, (r) => data.rows[r]).buffer)).update("|");
-    const prediction = predictPipeline(spec.algorithm, pipeline, testPart.X);
+    // "rescale" moves the threshold by this fold's own training counts.
+    const foldScoring = { ...threshold, trainingCounts: classCounts(trainPart.target) ?? undefined };
+    const prediction = applyThreshold(predictPipeline(spec.algorithm, pipeline, testPart.X), foldScoring);
     const scored = scorePredictions(testPart.target, prediction, scoring);
     foldScores.push(scored);
     if (v.method === "holdout") {
-      heldOut = { pipeline, seconds };
+      heldOut = { pipeline, seconds, trainRows: split.train };
       holdoutScore = scored;
       pooledRows.push(...split.test);
       pooledPredictions.push(prediction);
@@ -100,7 +107,7 @@ export function runValidation(spec: ResolvedSpec, data: LearningData, root: Rng,
     }
     if (v.method === "bootstrap") {
       oobShare += split.test.length / n;
-      trainScores.push(scorePredictions(trainPart.target, predictPipeline(spec.algorithm, pipeline, trainPart.X), scoring));
+      trainScores.push(scorePredictions(trainPart.target, applyThreshold(predictPipeline(spec.algorithm, pipeline, trainPart.X), foldScoring), scoring));
     }
   });
 

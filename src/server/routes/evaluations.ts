@@ -114,7 +114,7 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
       if (body.model_id !== undefined) {
         const extra = (["algorithm", "params", "preprocessing", "validation", "features", "target", "seed"] as const).filter((k) => body[k] !== undefined);
         if (extra.length) throw new ApiError("validation_failed", "scoring a stored model takes only model_id, dataset_id, positive_class and beta", extra.map((k) => ({ path: k, message: "not allowed with model_id" })));
-        const record = scoreModelRequest(body.model_id, dataset, body.positive_class, body.beta);
+        const record = scoreModelRequest(body.model_id, dataset, body.positive_class, body.beta, body.decision_threshold);
         reply.header("location", `/v1/evaluations/${record.id}`);
         return reply.code(202).send(evaluationToWire(record));
       }
@@ -138,6 +138,7 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
           seed,
           positive_class: spec.positiveClass,
           ...(body.beta !== undefined ? { beta: body.beta } : {}),
+          ...(body.decision_threshold !== undefined ? { decision_threshold: body.decision_threshold } : {}),
         },
       });
       jobs.submitEvaluation(record.id);
@@ -146,7 +147,13 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
     },
   );
 
-  function scoreModelRequest(modelId: string, dataset: DatasetRecord, positiveClass: string | undefined, beta: number | undefined): EvaluationRecord {
+  function scoreModelRequest(
+    modelId: string,
+    dataset: DatasetRecord,
+    positiveClass: string | undefined,
+    beta: number | undefined,
+    decisionThreshold: number | "rescale" | undefined,
+  ): EvaluationRecord {
     const model = store.models.get(modelId);
     if (!model) throw new ApiError("not_found", `model ${modelId} does not exist`, [{ path: "model_id", message: "unknown model" }]);
     if (model.status !== "succeeded") throw new ApiError("wrong_state", `model ${modelId} is ${model.status}; only a succeeded model can be scored`);
@@ -162,6 +169,9 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
       const unknown = target.levels.filter((l) => !model.classes!.includes(l));
       if (unknown.length) throw new ApiError("unusable_request", `the dataset has classes the model never saw: ${unknown.join(", ")}`, [{ path: "dataset_id", message: "unknown classes" }]);
     }
+    if (decisionThreshold !== undefined && model.classes?.length !== 2) {
+      throw new ApiError("unusable_request", "decision_threshold applies to binary classifiers only", [{ path: "decision_threshold", message: "not a binary model" }]);
+    }
     if (positiveClass !== undefined && !model.classes?.includes(positiveClass)) {
       throw new ApiError("unusable_request", `positive_class "${positiveClass}" is not a class of the model`, [{ path: "positive_class", message: "unknown class" }]);
     }
@@ -172,7 +182,7 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
       task: model.spec.task,
       method: "dataset",
       status: "queued",
-      spec: { model_id: modelId, dataset_id: dataset.id, params: model.spec.params, target: model.spec.target, ...(positiveClass ? { positive_class: positiveClass } : {}), ...(beta ? { beta } : {}) },
+      spec: { model_id: modelId, dataset_id: dataset.id, params: model.spec.params, target: model.spec.target, ...(positiveClass ? { positive_class: positiveClass } : {}), ...(beta ? { beta } : {}), ...(decisionThreshold !== undefined ? { decision_threshold: decisionThreshold } : {}) },
     });
     jobs.submitScoring(record.id);
     return record;

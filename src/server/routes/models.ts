@@ -12,6 +12,7 @@ import type { Prediction } from "../../models/contract.js";
 import type { ModelRecord, TrainSpec } from "../../store/models.js";
 import { ArtifactError, loadArtifact, type FittedModel } from "../../training/artifact.js";
 import { predictPipeline } from "../../training/pipeline.js";
+import { applyThreshold, ThresholdError } from "../../training/scoring.js";
 import { resolveSpec, SpecError } from "../../training/spec.js";
 import { ApiError, notFound } from "../errors.js";
 import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
@@ -67,6 +68,15 @@ function predictionToWire(model: FittedModel, p: Prediction, withProbabilities: 
       for (let i = 0; i < p.values.length; i += p.dims) rows.push(Array.from(p.values.subarray(i, i + p.dims)));
       return { projections: rows };
     }
+  }
+}
+
+function moveThreshold(model: FittedModel, prediction: Prediction, threshold: number | "rescale"): Prediction {
+  try {
+    return applyThreshold(prediction, { classes: model.classes, positiveClass: model.positiveClass, decisionThreshold: threshold, trainingCounts: model.classCounts ?? undefined });
+  } catch (e) {
+    if (e instanceof ThresholdError || e instanceof RangeError) throw new ApiError("unusable_request", e.message, [{ path: "decision_threshold", message: e.message }]);
+    throw e;
   }
 }
 
@@ -186,7 +196,8 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
       const model = models.get(id, serving.artifact_sha256!);
       if (!model) throw new ApiError("wrong_state", `model ${id} has no artifact`);
       const X = encodeRows(request.body.rows, model.features);
-      const prediction = predictPipeline(model.algorithm, model.pipeline, X);
+      let prediction = predictPipeline(model.algorithm, model.pipeline, X);
+      if (request.body.decision_threshold !== undefined) prediction = moveThreshold(model, prediction, request.body.decision_threshold);
       return { model_id: id, ...predictionToWire(model, prediction, request.body.probabilities ?? false) };
     },
   );

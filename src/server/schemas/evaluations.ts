@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { jobStatus, problemSchema } from "./common.js";
-import { preprocessingStepSchema, validationRequestSchema } from "./models.js";
+import { decisionThresholdSchema, preprocessingStepSchema, validationRequestSchema } from "./models.js";
 
 const metrics = z.record(z.string(), z.number().nullable());
 const series = z.array(z.number().nullable());
@@ -70,5 +70,6 @@ export const createEvaluationBody = z
     seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
     positive_class: z.string().optional(),
     beta: z.number().positive().max(1000).optional().describe("Also report F_β for the positive class (binary)."),
+    decision_threshold: decisionThresholdSchema.optional(),
   })
   .strict();

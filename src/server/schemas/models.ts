@@ -69,10 +69,15 @@ export const listModelsQuery = z.object({
   status: jobStatus.optional(),
 });
 
+export const decisionThresholdSchema = z
+  .union([z.number().min(0).max(1), z.literal("rescale")])
+  .describe('Binary classifiers: predict the positive class when its probability exceeds this; "rescale" uses m⁺/(m⁺+m⁻) of the training rows (seed 002 threshold moving).');
+
 export const predictBody = z
   .object({
     rows: z.array(z.record(z.string(), cellValue)).min(1).describe("Raw rows: an absent key or null is missing; an unseen category is treated as missing."),
     probabilities: z.boolean().optional(),
+    decision_threshold: decisionThresholdSchema.optional(),
   })
   .strict();
 
