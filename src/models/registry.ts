@@ -2,8 +2,11 @@
 import type { Algorithm } from "./contract.js";
 import { baseline } from "./baseline/baseline.js";
 import { cart } from "./tree/cart.js";
+import { mlp } from "./neural/mlp.js";
+import { svm } from "./svm/svm.js";
+import { svr } from "./svm/svr.js";
 
-const algorithms: readonly Algorithm[] = [baseline, cart];
+const algorithms: readonly Algorithm[] = [baseline, cart, mlp, svm, svr];
 
 const byName = new Map(algorithms.map((a) => [a.name, a]));
 

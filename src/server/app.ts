@@ -16,6 +16,7 @@ import { ModelCache } from "./model-cache.js";
 import { registerErrorHandling } from "./plugins/errors.js";
 import { algorithmRoutes } from "./routes/algorithms.js";
 import { comparisonRoutes } from "./routes/comparisons.js";
+import { featureScoreRoutes } from "./routes/feature-scores.js";
 import { searchRoutes } from "./routes/searches.js";
 import { datasetRoutes } from "./routes/datasets.js";
 import { evaluationRoutes } from "./routes/evaluations.js";
@@ -101,6 +102,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
 
   await app.register(healthRoutes);
   await app.register(datasetRoutes, { prefix: "/v1" });
+  await app.register(featureScoreRoutes, { prefix: "/v1" });
   await app.register(algorithmRoutes, { prefix: "/v1" });
   await app.register(modelRoutes, { prefix: "/v1" });
   await app.register(evaluationRoutes, { prefix: "/v1" });

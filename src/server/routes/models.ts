@@ -15,6 +15,7 @@ import { predictPipeline } from "../../training/pipeline.js";
 import { applyThreshold, ThresholdError } from "../../training/scoring.js";
 import { resolveSpec, SpecError } from "../../training/spec.js";
 import { ApiError, notFound } from "../errors.js";
+import { fastBodyValidator, isWellFormedPredictBody } from "../fast-validation.js";
 import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
 import { createModelBody, explainQuery, listModelsQuery, modelSchema, predictBody, predictResponse } from "../schemas/models.js";
 import { cursorSeq, page } from "./pagination.js";
@@ -187,6 +188,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
         body: predictBody,
         response: { 200: predictResponse, 404: problemSchema, 409: problemSchema, ...errorResponses },
       },
+      validatorCompiler: fastBodyValidator(predictBody, isWellFormedPredictBody) as never,
     },
     async (request) => {
       const id = request.params.id;

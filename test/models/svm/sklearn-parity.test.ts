@@ -6,7 +6,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { svm, svmParams } from "../../../src/models/svm/svm.js";
 import { svr, svrParams } from "../../../src/models/svm/svr.js";
-import { rowMajor } from "../../../src/models/svm/design-matrix.js";
+import { rowMajor } from "../../../src/models/design-matrix.js";
 import { solveSvc } from "../../../src/models/svm/svc-problem.js";
 import { solveSvr } from "../../../src/models/svm/svr-problem.js";
 import { resolveGamma } from "../../../src/models/svm/kernel.js";

@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createRng } from "../../../src/data/random.js";
-import { rowMajor } from "../../../src/models/svm/design-matrix.js";
+import { rowMajor } from "../../../src/models/design-matrix.js";
 import { resolveGamma, type KernelSpec } from "../../../src/models/svm/kernel.js";
 import { solveSvc } from "../../../src/models/svm/svc-problem.js";
 import { solveSvr } from "../../../src/models/svm/svr-problem.js";

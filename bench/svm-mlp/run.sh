@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Runs the svm/mlp benchmark: scikit-learn first (it also writes the data), then xigua
+# and libsvm-js. libsvm-js is not a dependency: `npm install --no-save libsvm-js` first
+# to include it (the table says so when it is absent).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+DATA=${1:-/tmp/xigua-bench-svm-mlp}
+/usr/bin/python3 bench/svm-mlp/sklearn_bench.py "$DATA" >/dev/null
+node --import tsx bench/svm-mlp/bench.ts "$DATA"

@@ -1,0 +1,29 @@
+/**
+ * The multiclass parameters a binary-only learner spreads into its own strict
+ * params object, so every such learner names them the same way:
+ *   multiclass   "ovr" | "ovo" | "ecoc"
+ *   code_matrix  ECOC only: "random" (seeded) or "exhaustive" (every split once, ≤ 10 classes)
+ *   code_size    ECOC random only: columns = max(⌈log₂ k⌉, ⌊code_size · k⌋), as scikit-learn's OutputCodeClassifier
+ *   decoding     ECOC only: "hamming" (signs of the scores; ties by Euclidean) or "euclidean" (raw scores)
+ */
+import { z } from "zod";
+
+export const STRATEGIES = ["ovr", "ovo", "ecoc"] as const;
+export type Strategy = (typeof STRATEGIES)[number];
+export type Decoding = "hamming" | "euclidean";
+
+export function multiclassParamsShape(defaultStrategy: Strategy) {
+  return {
+    multiclass: z.enum(STRATEGIES).default(defaultStrategy),
+    code_matrix: z.enum(["random", "exhaustive"]).default("random"),
+    code_size: z.number().positive().max(100).default(1.5),
+    decoding: z.enum(["hamming", "euclidean"]).default("hamming"),
+  };
+}
+
+export interface MulticlassOptions {
+  multiclass: Strategy;
+  code_matrix: "random" | "exhaustive";
+  code_size: number;
+  decoding: Decoding;
+}

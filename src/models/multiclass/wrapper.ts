@@ -1,0 +1,149 @@
+/**
+ * One wrapper for every binary learner: k classes become m binary problems
+ * through a code matrix (OvR: k problems, OvO: k(k−1)/2, ECOC: as many columns as
+ * the code has), one fitted binary model per problem, and a strategy-specific
+ * decoder at predict time. With two classes there is nothing to wrap: one model,
+ * whose own predict is used as is.
+ *
+ * A learner uses it through its `multiclass` params (see params.ts):
+ *   state.models = fitMulticlass(binaryLearner, train, binaryParams, options, ctx)
+ *   predict      = predictMulticlass(binaryLearner, state.models, X)
+ *   state schema = multiclassStateSchema(binaryLearner.state)
+ */
+import { z } from "zod";
+import { takeRows, type Frame } from "../../data/frame.js";
+import type { Rng } from "../../data/random.js";
+import { UnusableInputError, throwIfAborted, type FitContext, type Prediction, type TrainingSet } from "../contract.js";
+import { binaryOutput, type BinaryLearner } from "./binary-learner.js";
+import { exhaustiveCode, oneVsOne, oneVsRest, randomCode, type CodeMatrix } from "./code-matrix.js";
+import { DECODERS } from "./decoders.js";
+import { STRATEGIES, type Decoding, type MulticlassOptions, type Strategy } from "./params.js";
+
+export interface MulticlassState<S> {
+  strategy: Strategy;
+  classes: string[];
+  /** k × m row-major code matrix, entries −1 / 0 / +1 (see code-matrix.ts). */
+  code: Int8Array;
+  decoding: Decoding;
+  /** One binary model per code column. */
+  models: S[];
+}
+
+export function multiclassStateSchema<S>(model: z.ZodType<S>) {
+  return z
+    .object({
+      strategy: z.enum(STRATEGIES),
+      classes: z.array(z.string()).min(2),
+      code: z.instanceof(Int8Array),
+      decoding: z.enum(["hamming", "euclidean"]),
+      models: z.array(model).min(1),
+    })
+    .strict()
+    .refine((s) => s.code.length === s.classes.length * s.models.length, "code must be classes × models");
+}
+
+function codeFor(k: number, options: MulticlassOptions, rng: Rng): CodeMatrix {
+  if (k === 2) return { k, m: 1, code: Int8Array.of(-1, 1) };
+  switch (options.multiclass) {
+    case "ovr":
+      return oneVsRest(k);
+    case "ovo":
+      return oneVsOne(k);
+    case "ecoc": {
+      if (options.code_matrix === "exhaustive") return exhaustiveCode(k);
+      const m = Math.max(Math.ceil(Math.log2(k)), Math.floor(options.code_size * k));
+      return randomCode(k, m, rng);
+    }
+  }
+}
+
+function sideName(classes: readonly string[], code: Int8Array, m: number, j: number, sign: number): string {
+  const names = classes.filter((_, c) => code[c * m + j] === sign);
+  return names.join("|");
+}
+
+export function fitMulticlass<P, S>(
+  learner: BinaryLearner<P, S>,
+  train: TrainingSet,
+  params: P,
+  options: MulticlassOptions,
+  ctx: FitContext,
+): MulticlassState<S> {
+  const target = train.target;
+  if (!target || target.task !== "classification") throw new UnusableInputError(`${learner.name} needs a categorical target`);
+  const k = target.classes.length;
+  if (k < 2) throw new UnusableInputError("the target has fewer than two classes");
+  const { m, code } = codeFor(k, options, ctx.rng.fork());
+  const rngs = Array.from({ length: m }, () => ctx.rng.fork());
+  const n = train.X.rowCount;
+  const y = target.y;
+  const models: S[] = [];
+
+  for (let j = 0; j < m; j++) {
+    throwIfAborted(ctx.signal);
+    let rows: Int32Array | null = null;
+    let seen = 0;
+    for (let i = 0; i < n; i++) if (code[y[i] * m + j] !== 0) seen++;
+    if (seen < n) {
+      rows = new Int32Array(seen);
+      let r = 0;
+      for (let i = 0; i < n; i++) if (code[y[i] * m + j] !== 0) rows[r++] = i;
+    }
+    const count = rows ? rows.length : n;
+    const yb = new Int32Array(count);
+    let positives = 0;
+    for (let r = 0; r < count; r++) {
+      yb[r] = code[y[rows ? rows[r] : r] * m + j] > 0 ? 1 : 0;
+      positives += yb[r];
+    }
+    if (positives === 0 || positives === count) {
+      throw new UnusableInputError(`binary problem ${j} has rows of one side only; every class needs training rows`);
+    }
+    const X = rows ? takeRows(train.X, rows) : train.X;
+    let weights: Float64Array | undefined;
+    if (train.weights) {
+      const w = train.weights;
+      weights = rows ? Float64Array.from(rows, (i) => w[i]) : w;
+    }
+    const classes = k === 2 ? [...target.classes] : [sideName(target.classes, code, m, j, -1), sideName(target.classes, code, m, j, 1)];
+    const sub: FitContext = {
+      rng: rngs[j],
+      signal: ctx.signal,
+      progress: (f) => ctx.progress((j + Math.min(1, Math.max(0, f))) / m),
+    };
+    models.push(learner.fit({ X, target: { task: "classification", y: yb, classes }, weights }, params, sub));
+    ctx.progress((j + 1) / m);
+  }
+  return { strategy: options.multiclass, classes: [...target.classes], code, decoding: options.decoding, models };
+}
+
+/** n × m binary scores (and P(positive side) when every model has them). */
+export function binaryScores<P, S>(learner: BinaryLearner<P, S>, state: MulticlassState<S>, X: Frame): { scores: Float64Array; positives: Float64Array | null } {
+  const n = X.rowCount;
+  const m = state.models.length;
+  const scores = new Float64Array(n * m);
+  let positives: Float64Array | null = new Float64Array(n * m);
+  for (let j = 0; j < m; j++) {
+    const out = binaryOutput(learner, state.models[j], X);
+    for (let i = 0; i < n; i++) scores[i * m + j] = out.score[i];
+    if (positives && out.positive) for (let i = 0; i < n; i++) positives[i * m + j] = out.positive[i];
+    else positives = null;
+  }
+  return { scores, positives };
+}
+
+export function predictMulticlass<P, S>(learner: BinaryLearner<P, S>, state: MulticlassState<S>, X: Frame): Prediction {
+  const k = state.classes.length;
+  if (k === 2) return learner.predict(state.models[0], X);
+  const { scores, positives } = binaryScores(learner, state, X);
+  const decoded = DECODERS[state.strategy]({
+    n: X.rowCount,
+    k,
+    m: state.models.length,
+    code: state.code,
+    scores,
+    positives,
+    decoding: state.decoding,
+  });
+  return { task: "classification", labels: decoded.labels, ...(decoded.proba ? { proba: decoded.proba } : {}) };
+}

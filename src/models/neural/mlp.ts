@@ -1,0 +1,256 @@
+/**
+ * `mlp`: the multi-layer feed-forward network trained by error backpropagation
+ * (seeds 000 and 003, chapter 5), for classification and regression.
+ * Regression targets are standardised inside the fit (and restored at predict) so
+ * that learning rates do not depend on the target's units.
+ */
+import { z } from "zod";
+import { selectColumns } from "../../data/frame.js";
+import { permutation, type Rng } from "../../data/random.js";
+import { UnusableInputError, type Algorithm, type FitContext, type Target, type TrainingSet } from "../contract.js";
+import { f64 } from "../state-schemas.js";
+import { numericFeatureNames, rowMajor } from "../design-matrix.js";
+import { layoutOf, Network, type NetworkSpec } from "./network.js";
+import type { LossName, OutputName } from "./output-layer.js";
+import { mlpParams, type MlpParams } from "./params.js";
+import { trainRun, type Rows, type RunResult } from "./trainer.js";
+
+export const mlpState = z
+  .object({
+    features: z.array(z.string()),
+    task: z.enum(["classification", "regression"]),
+    classes: z.array(z.string()).nullable(),
+    sizes: z.array(z.number().int().positive()).min(2),
+    activation: z.enum(["sigmoid", "tanh", "relu"]),
+    output: z.enum(["softmax", "sigmoid", "identity"]),
+    loss: z.enum(["cross_entropy", "squared_error"]),
+    params: f64,
+    /** Regression only: the target's training mean and std (predictions are scaled back). */
+    y_mean: z.number(),
+    y_std: z.number(),
+    n_iter: z.number().int().nonnegative(),
+    loss_curve: z.array(z.number()),
+    /** Validation loss per epoch with early_stopping, else empty. */
+    validation_curve: z.array(z.number()),
+    validation_loss: z.number().nullable(),
+    /** Ranking loss of every run (first the initial one, then the restarts); the lowest was kept. */
+    run_scores: z.array(z.number()),
+  })
+  .strict()
+  .refine((s) => s.params.length === layoutOf(s.sizes).total, "params do not match the layer sizes");
+export type MlpState = z.infer<typeof mlpState>;
+
+function resolveHead(params: MlpParams, target: Target): { output: OutputName; loss: LossName; units: number } {
+  if (target.task === "classification") {
+    const k = target.classes.length;
+    if (k < 2) throw new UnusableInputError("the target has fewer than two classes");
+    if (params.output === "identity") throw new UnusableInputError('output "identity" is for regression; use softmax or sigmoid');
+    const output: OutputName = params.output === "auto" ? (k === 2 ? "sigmoid" : "softmax") : params.output;
+    const loss: LossName = params.loss === "auto" ? "cross_entropy" : params.loss;
+    return { output, loss, units: output === "sigmoid" && k === 2 ? 1 : k };
+  }
+  if (params.output === "softmax" || params.output === "sigmoid") throw new UnusableInputError(`output "${params.output}" is for classification; regression uses identity`);
+  if (params.loss === "cross_entropy") throw new UnusableInputError("cross_entropy is for classification; regression uses squared_error");
+  return { output: "identity", loss: "squared_error", units: 1 };
+}
+
+function encodeTargets(target: Target, units: number, yMean: number, yStd: number): Float64Array {
+  const n = target.y.length;
+  const Y = new Float64Array(n * units);
+  if (target.task === "regression") {
+    for (let i = 0; i < n; i++) Y[i] = (target.y[i] - yMean) / yStd;
+  } else if (units === 1) {
+    for (let i = 0; i < n; i++) Y[i] = target.y[i];
+  } else {
+    for (let i = 0; i < n; i++) Y[i * units + target.y[i]] = 1;
+  }
+  return Y;
+}
+
+/** Seeded hold-out of about `fraction` of the rows, stratified by class for classification. */
+function validationRows(target: Target, fraction: number, rng: Rng): Uint8Array {
+  const n = target.y.length;
+  if (n < 2) throw new UnusableInputError("early_stopping needs at least two training rows");
+  const held = new Uint8Array(n);
+  const order = permutation(n, rng);
+  const groups = new Map<number, number[]>();
+  for (const i of order) {
+    const g = target.task === "classification" ? target.y[i] : 0;
+    const list = groups.get(g) ?? [];
+    list.push(i);
+    groups.set(g, list);
+  }
+  let count = 0;
+  for (const list of groups.values()) {
+    const take = Math.round(fraction * list.length);
+    for (let t = 0; t < take; t++) held[list[t]] = 1;
+    count += take;
+  }
+  if (count === 0) held[order[0]] = 1;
+  if (count >= n) held[order[0]] = 0;
+  return held;
+}
+
+function subset(X: Float64Array, Y: Float64Array, d: number, out: number, keep: Uint8Array, want: number): Rows {
+  let n = 0;
+  for (let i = 0; i < keep.length; i++) if (keep[i] === want) n++;
+  const Xs = new Float64Array(n * d);
+  const Ys = new Float64Array(n * out);
+  let r = 0;
+  for (let i = 0; i < keep.length; i++) {
+    if (keep[i] !== want) continue;
+    Xs.set(X.subarray(i * d, i * d + d), r * d);
+    Ys.set(Y.subarray(i * out, i * out + out), r * out);
+    r++;
+  }
+  return { X: Xs, Y: Ys, n };
+}
+
+function fit(train: TrainingSet, params: MlpParams, ctx: FitContext): MlpState {
+  const target = train.target;
+  if (!target) throw new UnusableInputError("mlp needs a target");
+  const features = numericFeatureNames(train.X);
+  const n = train.X.rowCount;
+  if (n === 0) throw new UnusableInputError("no training rows");
+  const d = features.length;
+  const head = resolveHead(params, target);
+  let yMean = 0;
+  let yStd = 1;
+  if (target.task === "regression") {
+    for (let i = 0; i < n; i++) yMean += target.y[i];
+    yMean /= n;
+    let v = 0;
+    for (let i = 0; i < n; i++) v += (target.y[i] - yMean) ** 2;
+    yStd = Math.sqrt(v / n) || 1;
+  }
+  const X = rowMajor(train.X);
+  const Y = encodeTargets(target, head.units, yMean, yStd);
+  const spec: NetworkSpec = { sizes: [d, ...params.hidden_layer_sizes, head.units], activation: params.activation, output: head.output, loss: head.loss };
+
+  let trainRows: Rows = { X, Y, n };
+  let validation: Rows | null = null;
+  if (params.early_stopping) {
+    const held = validationRows(target, params.validation_fraction, ctx.rng.fork());
+    trainRows = subset(X, Y, d, head.units, held, 0);
+    validation = subset(X, Y, d, head.units, held, 1);
+  }
+
+  const runs = 1 + params.n_restarts;
+  const rngs = Array.from({ length: runs }, () => ctx.rng.fork());
+  let best: RunResult | null = null;
+  const scores: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const result = trainRun(spec, params, trainRows, validation, rngs[run], ctx.signal, (epoch) => ctx.progress((run + epoch / params.max_iter) / runs));
+    scores.push(result.score);
+    if (best === null || result.score < best.score) best = result;
+  }
+  const kept = best as RunResult;
+  return {
+    features,
+    task: target.task,
+    classes: target.task === "classification" ? [...target.classes] : null,
+    sizes: [...spec.sizes],
+    activation: spec.activation,
+    output: spec.output,
+    loss: spec.loss,
+    params: new Float64Array(kept.params),
+    y_mean: yMean,
+    y_std: yStd,
+    n_iter: kept.epochs,
+    loss_curve: kept.lossCurve,
+    validation_curve: kept.validationCurve,
+    validation_loss: kept.validationLoss,
+    run_scores: scores,
+  };
+}
+
+function specOf(state: MlpState): NetworkSpec {
+  return { sizes: state.sizes, activation: state.activation, output: state.output, loss: state.loss };
+}
+
+function predict(state: MlpState, frame: Parameters<Algorithm["predict"]>[1]) {
+  const Xf = selectColumns(frame, state.features);
+  const n = Xf.rowCount;
+  const X = rowMajor(Xf);
+  const units = state.sizes[state.sizes.length - 1];
+  const net = new Network(specOf(state), Math.max(1, Math.min(n, 256)));
+  const out = new Float64Array(n * units);
+  net.predictInto(state.params, X, n, out);
+  if (state.task === "regression") {
+    for (let i = 0; i < n; i++) out[i] = out[i] * state.y_std + state.y_mean;
+    return { task: "regression" as const, values: out };
+  }
+  const k = (state.classes as string[]).length;
+  const proba = units === 1 ? new Float64Array(2 * n) : out;
+  if (units === 1) {
+    for (let i = 0; i < n; i++) {
+      proba[2 * i] = 1 - out[i];
+      proba[2 * i + 1] = out[i];
+    }
+  } else if (state.output !== "softmax") {
+    // k independent sigmoid units: normalise into a distribution.
+    for (let i = 0; i < n; i++) {
+      let s = 0;
+      for (let c = 0; c < k; c++) s += proba[i * k + c];
+      for (let c = 0; c < k; c++) proba[i * k + c] = s > 0 ? proba[i * k + c] / s : 1 / k;
+    }
+  }
+  const labels = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    let bestC = 0;
+    for (let c = 1; c < k; c++) if (proba[i * k + c] > proba[i * k + bestC]) bestC = c;
+    labels[i] = bestC;
+  }
+  return { task: "classification" as const, labels, proba };
+}
+
+function explain(state: MlpState) {
+  const layout = layoutOf(state.sizes);
+  const names = (l: number): string[] =>
+    l === 0 ? state.features : l === state.sizes.length - 1 ? outputNames(state) : Array.from({ length: state.sizes[l] }, (_, h) => `h${l}_${h}`);
+  const layers = state.sizes.slice(1).map((m, idx) => {
+    const nIn = state.sizes[idx];
+    const wo = layout.weights[idx];
+    const bo = layout.biases[idx];
+    const inputs = names(idx);
+    return {
+      inputs,
+      units: names(idx + 1),
+      /** weights[i][j]: from input i to unit j. */
+      weights: Array.from({ length: nIn }, (_, i) => Array.from(state.params.subarray(wo + i * m, wo + (i + 1) * m))),
+      biases: Array.from(state.params.subarray(bo, bo + m)),
+    };
+  });
+  return {
+    layer_sizes: state.sizes,
+    activation: state.activation,
+    output: state.output,
+    loss: state.loss,
+    n_iter: state.n_iter,
+    loss_curve: state.loss_curve,
+    validation_curve: state.validation_curve,
+    validation_loss: state.validation_loss,
+    run_scores: state.run_scores,
+    layers,
+  };
+}
+
+function outputNames(state: MlpState): string[] {
+  if (state.task === "regression") return ["prediction"];
+  const classes = state.classes as string[];
+  return state.sizes[state.sizes.length - 1] === 1 ? [`P(${classes[1]})`] : classes;
+}
+
+export const mlp: Algorithm<MlpParams, MlpState> = {
+  name: "mlp",
+  family: "neural",
+  tasks: ["classification", "regression"],
+  description:
+    "Multi-layer feed-forward network trained by backpropagation: standard, accumulated or mini-batch BP; sgd, momentum or adam; L2 penalty; early stopping on a seeded validation split; seeded restarts.",
+  params: mlpParams,
+  state: mlpState,
+  accepts: { categorical: false, missing: false, weights: false },
+  fit,
+  predict,
+  explain,
+};

@@ -1,0 +1,112 @@
+/**
+ * One training run of a network: epochs of updates in the chosen BP mode, an
+ * optimiser stepper over the flat parameter vector, and the stopping rules.
+ * With a validation set the run returns the parameters of its best validation
+ * epoch (seed 003's early stopping), otherwise its last.
+ */
+import { permutation, type Rng } from "../../data/random.js";
+import { UnusableInputError, throwIfAborted } from "../contract.js";
+import { createStepper } from "../optim/steppers.js";
+import { initialParams, Network, type NetworkSpec } from "./network.js";
+import type { MlpParams } from "./params.js";
+
+export interface Rows {
+  X: Float64Array;
+  Y: Float64Array;
+  n: number;
+}
+
+export interface RunResult {
+  params: Float64Array;
+  /** Mean training loss per epoch (with the L2 term). */
+  lossCurve: number[];
+  /** Mean validation loss per epoch (empty without a validation set). */
+  validationCurve: number[];
+  /** Validation loss of the returned parameters (null without a validation set). */
+  validationLoss: number | null;
+  /** Loss the run is ranked by among restarts: validation loss, else the last training loss. */
+  score: number;
+  epochs: number;
+}
+
+export function batchSizeFor(params: Pick<MlpParams, "bp" | "batch_size">, n: number): number {
+  if (params.bp === "standard") return 1;
+  if (params.bp === "accumulated") return n;
+  return Math.min(params.batch_size, n);
+}
+
+export function trainRun(
+  spec: NetworkSpec,
+  params: MlpParams,
+  train: Rows,
+  validation: Rows | null,
+  rng: Rng,
+  signal: AbortSignal | undefined,
+  onEpoch: (epoch: number) => void,
+): RunResult {
+  const d = spec.sizes[0];
+  const out = spec.sizes[spec.sizes.length - 1];
+  const { n } = train;
+  const B = batchSizeFor(params, n);
+  const net = new Network(spec, Math.max(B, Math.min(n, 1024), validation ? Math.min(validation.n, 1024) : 0));
+  const w = initialParams(spec, rng);
+  const grad = new Float64Array(w.length);
+  const stepper = createStepper(params.solver, w.length, {
+    learningRate: params.learning_rate_init,
+    momentum: params.momentum,
+    beta1: params.beta_1,
+    beta2: params.beta_2,
+    epsilon: params.epsilon,
+  });
+  const Xb = new Float64Array(B * d);
+  const Yb = new Float64Array(B * out);
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+
+  const lossCurve: number[] = [];
+  const validationCurve: number[] = [];
+  let best = Infinity;
+  let bestParams: Float64Array | null = null;
+  let stale = 0;
+  let epochs = 0;
+  for (let epoch = 0; epoch < params.max_iter; epoch++) {
+    throwIfAborted(signal);
+    if (params.shuffle) order.set(permutation(n, rng));
+    let total = 0;
+    for (let start = 0; start < n; start += B) {
+      const b = Math.min(B, n - start);
+      for (let r = 0; r < b; r++) {
+        const i = order[start + r];
+        Xb.set(train.X.subarray(i * d, i * d + d), r * d);
+        Yb.set(train.Y.subarray(i * out, i * out + out), r * out);
+      }
+      total += net.lossAndGradient(w, Xb, Yb, b, params.alpha, grad) * b;
+      stepper.step(w, grad);
+    }
+    const loss = total / n;
+    if (!Number.isFinite(loss)) throw new UnusableInputError(`the training loss diverged at epoch ${epoch + 1}; lower learning_rate_init`);
+    lossCurve.push(loss);
+    epochs = epoch + 1;
+
+    // Improvement is judged on the validation loss with early stopping, else on the training loss.
+    const watched = validation ? net.meanLoss(w, validation.X, validation.Y, validation.n) : loss;
+    if (validation) validationCurve.push(watched);
+    if (watched < best - params.tol) stale = 0;
+    else stale++;
+    if (watched < best) {
+      best = watched;
+      if (validation) bestParams = Float64Array.from(w);
+    }
+    onEpoch(epoch + 1);
+    if (stale >= params.n_iter_no_change) break;
+  }
+  const finalParams = bestParams ?? w;
+  return {
+    params: finalParams,
+    lossCurve,
+    validationCurve,
+    validationLoss: validation ? best : null,
+    score: validation ? best : (lossCurve[lossCurve.length - 1] ?? Infinity),
+    epochs,
+  };
+}

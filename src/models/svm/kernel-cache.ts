@@ -1,0 +1,104 @@
+/**
+ * libsvm's kernel-row cache: rows of Q kept in least-recently-used order within a
+ * memory budget (cache_size MB). A row may be cached only up to some length and
+ * grown later, because shrinking asks for rows of the active length only.
+ * The budget never drops below two full rows: SMO holds Q_i and Q_j at once.
+ */
+export class KernelRowCache {
+  private readonly data: (Float64Array | null)[];
+  private readonly len: Int32Array;
+  // Circular doubly linked LRU list over row indices; index `l` is the sentinel.
+  private readonly prev: Int32Array;
+  private readonly next: Int32Array;
+  private free: number;
+  /** Length that was already filled before the last get(): the caller computes [start, len). */
+  start = 0;
+
+  constructor(
+    private readonly l: number,
+    budgetBytes: number,
+  ) {
+    this.data = new Array<Float64Array | null>(l).fill(null);
+    this.len = new Int32Array(l);
+    this.prev = new Int32Array(l + 1).fill(l);
+    this.next = new Int32Array(l + 1).fill(l);
+    this.free = Math.max(Math.floor(budgetBytes / 8), 2 * l);
+  }
+
+  private unlink(i: number): void {
+    this.next[this.prev[i]] = this.next[i];
+    this.prev[this.next[i]] = this.prev[i];
+  }
+
+  private pushBack(i: number): void {
+    const head = this.l;
+    this.next[i] = head;
+    this.prev[i] = this.prev[head];
+    this.next[this.prev[i]] = i;
+    this.prev[head] = i;
+  }
+
+  private evict(i: number): void {
+    this.unlink(i);
+    this.free += this.len[i];
+    this.data[i] = null;
+    this.len[i] = 0;
+  }
+
+  /** Row i with at least `len` entries; entries [this.start, len) are not filled yet. */
+  get(i: number, len: number): Float64Array {
+    let row = this.data[i];
+    const have = this.len[i];
+    if (have > 0) this.unlink(i);
+    const more = len - have;
+    if (more > 0) {
+      while (this.free < more) this.evict(this.next[this.l]);
+      const grown = new Float64Array(len);
+      if (row !== null) grown.set(row.subarray(0, have));
+      row = grown;
+      this.data[i] = row;
+      this.free -= more;
+      this.len[i] = len;
+      this.start = have;
+    } else {
+      this.start = len;
+    }
+    this.pushBack(i);
+    return row as Float64Array;
+  }
+
+  /** Follows the solver swapping positions i and j (shrinking moves variables to the end). */
+  swap(i: number, j: number): void {
+    if (i === j) return;
+    if (this.len[i] > 0) this.unlink(i);
+    if (this.len[j] > 0) this.unlink(j);
+    const d = this.data[i];
+    this.data[i] = this.data[j];
+    this.data[j] = d;
+    const t = this.len[i];
+    this.len[i] = this.len[j];
+    this.len[j] = t;
+    if (this.len[i] > 0) this.pushBack(i);
+    if (this.len[j] > 0) this.pushBack(j);
+
+    const lo = Math.min(i, j);
+    const hi = Math.max(i, j);
+    const head = this.l;
+    for (let h = this.next[head]; h !== head; ) {
+      const after = this.next[h];
+      const hl = this.len[h];
+      if (hl > lo) {
+        const row = this.data[h] as Float64Array;
+        if (hl > hi) {
+          const v = row[lo];
+          row[lo] = row[hi];
+          row[hi] = v;
+        } else {
+          // The row holds position lo but not hi: it cannot be kept consistent, drop it.
+          this.evict(h);
+        }
+      }
+      h = after;
+    }
+  }
+}

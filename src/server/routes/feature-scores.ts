@@ -1,0 +1,71 @@
+/**
+ * POST /v1/datasets/{id}/feature-scores: how good each feature is for a target,
+ * best first. The tree criteria (info_gain, gain_ratio, gini_index) are computed
+ * by the tree engine's own split search; the filter methods by data/feature-scores,
+ * the same code the `select` preprocessing step uses.
+ */
+import type { FastifyPluginAsync } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { DataError } from "../../data/errors.js";
+import { filterScores, FILTER_METHODS, type FilterMethod } from "../../data/feature-scores/index.js";
+import { UnusableInputError } from "../../models/contract.js";
+import { featureScores, type TreeScoreMethod } from "../../models/tree/feature-scores.js";
+import { ApiError, notFound } from "../errors.js";
+import { errorResponses, idParams, problemSchema } from "../schemas/common.js";
+
+const TREE_METHODS = ["info_gain", "gain_ratio", "gini_index"] as const;
+
+const body = z
+  .object({
+    method: z.enum([...TREE_METHODS, ...FILTER_METHODS] as [string, ...string[]]).describe("gini_index: lower is better (still sorted best first)."),
+    target: z.string().min(1).optional().describe("Required by every method but variance."),
+    features: z.array(z.string().min(1)).min(1).optional().describe("Default: every column but the target that the method can score."),
+  })
+  .strict();
+
+const response = z
+  .object({
+    method: z.string(),
+    target: z.string().nullable(),
+    scores: z.array(z.object({ feature: z.string(), score: z.number().nullable(), threshold: z.number().optional() })),
+  })
+  .meta({ id: "FeatureScores" });
+
+export const featureScoreRoutes: FastifyPluginAsync = async (base) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const { store } = app.services;
+  app.post(
+    "/datasets/:id/feature-scores",
+    {
+      schema: {
+        tags: ["datasets"],
+        summary: "Score every feature against a target (tree criteria with C4.5 missing-value weighting and best bi-partition thresholds; variance, pearson, mutual_info, chi2, relief)",
+        params: idParams,
+        body,
+        response: { 200: response, 404: problemSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { method, target, features } = request.body;
+      const dataset = store.datasets.get(request.params.id);
+      if (!dataset) throw notFound("dataset", request.params.id);
+      const names = new Set(dataset.columns.map((c) => c.name));
+      if (target !== undefined && !names.has(target)) throw new ApiError("unknown_column", `target "${target}" is not a column`, [{ path: "target", message: "unknown column" }]);
+      features?.forEach((f, i) => {
+        if (!names.has(f)) throw new ApiError("unknown_column", `feature "${f}" is not a column`, [{ path: `features[${i}]`, message: "unknown column" }]);
+      });
+      if (target === undefined && method !== "variance") throw new ApiError("unusable_request", `${method} needs a target`, [{ path: "target", message: "required" }]);
+      const frame = store.datasets.loadFrame(dataset.id)!;
+      try {
+        const scores = (TREE_METHODS as readonly string[]).includes(method)
+          ? featureScores(frame, target!, method as TreeScoreMethod, features)
+          : filterScores(frame, target ?? null, method as FilterMethod, features);
+        return { method, target: target ?? null, scores: scores.map((s) => ({ ...s, score: Number.isFinite(s.score) ? s.score : null })) };
+      } catch (e) {
+        if (e instanceof UnusableInputError || e instanceof DataError) throw new ApiError("unusable_request", e.message, [{ path: (e as DataError).path ?? "target", message: e.message }]);
+        throw e;
+      }
+    },
+  );
+};
