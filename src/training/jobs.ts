@@ -4,11 +4,14 @@
  * failed (worker error, crash, OOM, timeout — with a problem object), or
  * cancelled. The guarded UPDATEs in the store make late arrivals harmless.
  */
-import { MessageChannel } from "node:worker_threads";
+import { MessageChannel, type MessagePort } from "node:worker_threads";
 import type { Store } from "../store/store.js";
 import type { Problem } from "../store/models.js";
 import type { TrainingPool } from "./pool.js";
-import type { ScoreOutput, TrainOutput, WorkerMessage } from "./worker.js";
+import type { FoldsOutput, ScoreOutput, TrainOutput, WorkerMessage, WorkerTask } from "./worker.js";
+import { resolveSpec } from "./spec.js";
+import type { ResolvedSpec } from "./train.js";
+import { assembleValidation, splitCount } from "./validate.js";
 
 export interface JobOptions {
   /** Per-job wall-clock limit, ms. */
@@ -29,6 +32,9 @@ interface RunningJob {
   done: Promise<void>;
   started: boolean;
 }
+
+/** A worker task before its progress port is attached. */
+type TaskBody = WorkerTask extends infer T ? (T extends unknown ? Omit<T, "port"> : never) : never;
 
 class TimeoutError extends Error {}
 class CancelledError extends Error {}
@@ -127,26 +133,49 @@ export class JobRunner {
     await all;
   }
 
+  /**
+   * One job = one or more pool tasks sharing an abort signal and a time limit.
+   * A cross-validation with several splits is cut into one chunk of folds per
+   * worker, so a k-fold evaluation uses every core; the chunks' folds are then
+   * assembled here (cheap: scoring held-out predictions).
+   */
   private submit(kind: JobKind, id: string): void {
     if (this.closing) return;
     const controller = new AbortController();
-    const { port1, port2 } = new MessageChannel();
     const job: RunningJob = { kind, controller, done: Promise.resolve(), started: false };
     const timer = setTimeout(() => controller.abort(new TimeoutError(`the job exceeded its time limit of ${this.options.timeoutMs / 1000} s`)), this.options.timeoutMs);
     timer.unref();
-    port1.on("message", (message: WorkerMessage) => {
-      if (message.type === "started") {
-        job.started = true;
-        if (kind === "train") this.store.models.markRunning(id);
-        else this.store.evaluations.markRunning(id);
-      } else if (message.type === "progress") {
-        if (kind === "train") this.store.models.setProgress(id, message.value);
-        else this.store.evaluations.setProgress(id, message.value);
-      }
-    });
-    const task = kind === "train" ? { kind, dbPath: this.store.path, modelId: id, port: port2 } : { kind, dbPath: this.store.path, evaluationId: id, port: port2 };
-    job.done = this.pool
-      .run(task, controller.signal)
+    const chunks = kind === "evaluate" ? this.foldChunks(id) : null;
+    const parts = chunks?.ranges.length ?? 1;
+    const progress = new Float64Array(parts);
+    const ports: MessagePort[] = [];
+    const run = (task: TaskBody, part: number): Promise<TrainOutput | ScoreOutput | FoldsOutput> => {
+      const { port1, port2 } = new MessageChannel();
+      ports.push(port1);
+      port1.on("message", (message: WorkerMessage) => {
+        if (message.type === "started") {
+          if (job.started) return;
+          job.started = true;
+          if (kind === "train") this.store.models.markRunning(id);
+          else this.store.evaluations.markRunning(id);
+        } else if (message.type === "progress") {
+          progress[part] = message.value;
+          const overall = progress.reduce((a, b) => a + b, 0) / parts;
+          if (kind === "train") this.store.models.setProgress(id, overall);
+          else this.store.evaluations.setProgress(id, overall);
+        }
+      });
+      return this.pool.run({ ...task, port: port2 } as WorkerTask, controller.signal);
+    };
+    const base = { dbPath: this.store.path };
+    const work: Promise<TrainOutput | ScoreOutput> = chunks
+      ? Promise.all(chunks.ranges.map(([from, to], part) => run({ kind: "folds", ...base, evaluationId: id, from, to }, part))).then((outputs) => ({
+          kind: "score" as const,
+          evaluation: assembleValidation(chunks.spec, chunks.classes, outputs.flatMap((o) => (o as FoldsOutput).outcomes)),
+          warnings: chunks.warnings,
+        }))
+      : (run(kind === "train" ? { kind, ...base, modelId: id } : { kind, ...base, evaluationId: id }, 0) as Promise<TrainOutput | ScoreOutput>);
+    job.done = work
       .then(
         (output) => this.succeed(id, output),
         (error) => this.fail(id, kind, controller.signal.reason ?? error, error),
@@ -154,10 +183,33 @@ export class JobRunner {
       .catch((error) => this.log.error({ err: error, job: id }, "recording a job's outcome failed"))
       .finally(() => {
         clearTimeout(timer);
-        port1.close();
+        ports.forEach((p) => p.close());
         this.running.delete(id);
       });
     this.running.set(id, job);
+  }
+
+  /** Fold ranges for a cross-validation evaluation, one per worker; null when it is better run as one task. */
+  private foldChunks(id: string): { ranges: [number, number][]; spec: ResolvedSpec; classes: string[] | null; warnings: string[] } | null {
+    if (this.pool.size < 2) return null;
+    const record = this.store.evaluations.get(id);
+    const dataset = record && this.store.datasets.get(record.dataset_id);
+    if (!record || !dataset || record.spec.model_id) return null;
+    let spec: ResolvedSpec;
+    try {
+      spec = resolveSpec(record.spec as never, dataset, "evaluate");
+    } catch {
+      return null; // the worker will report the problem
+    }
+    const target = dataset.columns.find((c) => c.name === spec.target);
+    const usable = dataset.row_count - (target?.missing_count ?? 0);
+    const splits = splitCount(spec.validation, usable);
+    if (splits < 2) return null;
+    const parts = Math.min(splits, this.pool.size);
+    const ranges: [number, number][] = Array.from({ length: parts }, (_, p) => [Math.floor((p * splits) / parts), Math.floor(((p + 1) * splits) / parts)]);
+    const classes = spec.task === "classification" ? [...(target?.levels ?? [])] : null;
+    const warnings = target?.missing_count ? [`${target.missing_count} rows with a missing target were left out`] : [];
+    return { ranges, spec, classes, warnings };
   }
 
   private succeed(id: string, output: TrainOutput | ScoreOutput): void {

@@ -3,7 +3,7 @@
  * job dies alone (ERR_WORKER_OUT_OF_MEMORY rejects its task) and the process lives.
  */
 import { Piscina } from "piscina";
-import type { TrainOutput, ScoreOutput, WorkerTask } from "./worker.js";
+import type { FoldsOutput, TrainOutput, ScoreOutput, WorkerTask } from "./worker.js";
 
 export interface PoolOptions {
   workers: number;
@@ -34,8 +34,13 @@ export class TrainingPool {
     this.piscina.on("error", () => {});
   }
 
-  run(task: WorkerTask, signal: AbortSignal): Promise<TrainOutput | ScoreOutput> {
-    return this.piscina.run(task, { transferList: [task.port], signal }) as Promise<TrainOutput | ScoreOutput>;
+  run(task: WorkerTask, signal: AbortSignal): Promise<TrainOutput | ScoreOutput | FoldsOutput> {
+    return this.piscina.run(task, { transferList: [task.port], signal }) as Promise<TrainOutput | ScoreOutput | FoldsOutput>;
+  }
+
+  /** Most tasks that run at once. */
+  get size(): number {
+    return this.piscina.options.maxThreads;
   }
 
   get alive(): boolean {

@@ -4,13 +4,12 @@
  * Holdout keeps the pipeline fitted on the training part; every other scheme
  * reports its estimate and then fits on all rows.
  */
-import { createRng } from "../data/random.js";
 import type { Frame } from "../data/frame.js";
 import type { Algorithm } from "../models/contract.js";
 import type { FittedModel } from "./artifact.js";
 import { learningData } from "./dataset-view.js";
 import type { FittedPipeline } from "./pipeline.js";
-import { fitOn, runBiasVariance, runValidation, type EvaluationResult, type Hooks } from "./validate.js";
+import { fitOn, fitRng, runBiasVariance, runValidation, type EvaluationResult, type Hooks } from "./validate.js";
 import type { Validation } from "./validation.js";
 import type { DecisionThreshold } from "../evaluation/threshold.js";
 import { classCounts } from "./scoring.js";
@@ -51,9 +50,8 @@ export function trainModel(frame: Frame, spec: ResolvedSpec, hooks: Hooks): Trai
   const data = learningData(frame, spec.features, spec.target, spec.task);
   const warnings: string[] = [];
   if (data.droppedRows > 0) warnings.push(`${data.droppedRows} rows with a missing target were left out`);
-  const root = createRng(spec.seed);
   const refit = spec.validation.method !== "holdout";
-  const { evaluation, heldOut } = runValidation(spec, data, root, hooks, refit ? 1 : 0);
+  const { evaluation, heldOut } = runValidation(spec, data, hooks, refit ? 1 : 0);
 
   let pipeline: FittedPipeline;
   let fitSeconds: number;
@@ -64,7 +62,7 @@ export function trainModel(frame: Frame, spec: ResolvedSpec, hooks: Hooks): Trai
   } else {
     const started = performance.now();
     const done = evaluation?.folds?.length ?? 0;
-    pipeline = fitOn(spec, data, root.fork(), hooks, (f) => hooks.progress((done + f) / (done + 1)));
+    pipeline = fitOn(spec, data, fitRng(spec.seed, -1), hooks, (f) => hooks.progress((done + f) / (done + 1)));
     fitSeconds = (performance.now() - started) / 1000;
   }
   hooks.progress(1);
@@ -89,8 +87,7 @@ export function trainModel(frame: Frame, spec: ResolvedSpec, hooks: Hooks): Trai
 /** Cross-validates a spec without keeping a model (POST /v1/evaluations with an algorithm). */
 export function evaluateSpec(frame: Frame, spec: ResolvedSpec, hooks: Hooks): { evaluation: EvaluationResult; warnings: string[] } {
   const data = learningData(frame, spec.features, spec.target, spec.task);
-  const root = createRng(spec.seed);
-  const { evaluation } = spec.validation.method === "bias_variance" ? { evaluation: runBiasVariance(spec, data, root, hooks) } : runValidation(spec, data, root, hooks, 0);
+  const { evaluation } = spec.validation.method === "bias_variance" ? { evaluation: runBiasVariance(spec, data, hooks) } : runValidation(spec, data, hooks, 0);
   hooks.progress(1);
   if (!evaluation) throw new Error("an evaluation needs a validation scheme other than none");
   return { evaluation, warnings: data.droppedRows > 0 ? [`${data.droppedRows} rows with a missing target were left out`] : [] };

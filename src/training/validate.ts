@@ -7,18 +7,17 @@
  * next fork in split order, so the same spec and seed give the same folds and fits.
  */
 import { createHash } from "node:crypto";
-import type { Rng } from "../data/random.js";
-import type { Frame } from "../data/frame.js";
+import { createRng, type Rng } from "../data/random.js";
+import { cellValue, type Frame } from "../data/frame.js";
 import { biasVarianceDecomposition, type BiasVarianceResult } from "../evaluation/estimators/bias-variance.js";
 import { bootstrap632 } from "../evaluation/estimators/bootstrap632.js";
-import { bootstrap, holdout } from "../data/split.js";
-import { cellValue } from "../data/frame.js";
+import { bootstrap, holdout, type Split } from "../data/split.js";
 import type { FitContext, Prediction, Target } from "../models/contract.js";
 import { subset, type LearningData } from "./dataset-view.js";
 import { fitPipeline, predictPipeline, type FittedPipeline } from "./pipeline.js";
 import { aggregate, applyThreshold, classCounts, rowOutcomes, scorePredictions, type RowOutcomes, type Scored, type ScoringOptions } from "./scoring.js";
 import type { ResolvedSpec } from "./train.js";
-import { plan, pools } from "./validation.js";
+import { plan, pools, type Validation } from "./validation.js";
 
 export interface EvaluationResult extends Scored {
   folds?: { metrics: Record<string, number | null> }[];
@@ -52,87 +51,155 @@ export function fitOn(spec: ResolvedSpec, data: { X: Frame; target: Target | nul
   return fitPipeline(spec.algorithm, spec.params, spec.steps, { X: data.X, target: data.target }, ctx);
 }
 
-/** `extraFits`: fits the caller will do afterwards (the final refit), so progress ends where they begin. */
-export function runValidation(spec: ResolvedSpec, data: LearningData, root: Rng, hooks: Hooks, extraFits: number): ValidationRun {
-  const v = spec.validation;
-  const n = data.X.rowCount;
+/** One split's result: everything assembly needs, and nothing that needs the dataset (so a worker can return it). */
+export interface FoldOutcome {
+  index: number;
+  /** Dataset row ids of the test rows, in order. */
+  testIds: Int32Array;
+  /** Their targets (class indices or values). */
+  yTest: Int32Array | Float64Array;
+  /** Thresholded when the spec moves the threshold. */
+  prediction: Prediction;
+  scored: Scored;
+  /** Bootstrap: the score on the fold's own training rows (for the .632 estimate). */
+  trainScored?: Scored;
+  /** Bootstrap: share of the rows left out of bag. */
+  oobShare?: number;
+  seconds: number;
+}
+
+/**
+ * The fit of split i draws from its own generator, derived from (seed, i), so folds
+ * can run on any worker in any order and still give the same models. The refit on
+ * all rows is index −1.
+ */
+export function fitRng(seed: number, index: number): Rng {
+  return createRng(seed * 1_048_576 + index + 1);
+}
+
+export function planSplits(spec: ResolvedSpec, data: LearningData): Split[] {
   const strata = data.target?.task === "classification" ? data.target.y : undefined;
-  const splits = plan(v, n, strata, root.fork());
-  if (splits.length === 0) return { evaluation: null, heldOut: null };
+  return plan(spec.validation, data.X.rowCount, strata, createRng(spec.seed).fork());
+}
 
-  const scoring: ScoringOptions = {
-    classes: data.target?.task === "classification" ? data.target.classes : null,
-    positiveClass: spec.positiveClass,
-    beta: spec.beta,
+/** How many splits a spec means for n usable rows (without drawing them). */
+export function splitCount(v: Validation, n: number): number {
+  switch (v.method) {
+    case "holdout":
+      return 1;
+    case "kfold":
+      return v.k * v.repeats;
+    case "loo":
+      return n;
+    case "bootstrap":
+      return v.rounds;
+    case "five_by_two":
+      return 10;
+    default:
+      return 0;
+  }
+}
+
+function scoringOf(spec: ResolvedSpec, classes: readonly string[] | null): ScoringOptions {
+  return { classes, positiveClass: spec.positiveClass, beta: spec.beta };
+}
+
+function classesOf(data: { target: Target | null }): readonly string[] | null {
+  return data.target?.task === "classification" ? data.target.classes : null;
+}
+
+/** Fits and scores one split; `keep` returns the fitted pipeline too (holdout keeps it as the model). */
+export function runFold(spec: ResolvedSpec, data: LearningData, split: Split, index: number, hooks: Hooks, onProgress: (f: number) => void): FoldOutcome & { pipeline: FittedPipeline } {
+  const scoring = scoringOf(spec, classesOf(data));
+  const trainPart = subset(data, split.train);
+  const testPart = subset(data, split.test);
+  const started = performance.now();
+  const pipeline = fitOn(spec, trainPart, fitRng(spec.seed, index), hooks, onProgress);
+  const seconds = (performance.now() - started) / 1000;
+  // "rescale" moves the threshold by this fold's own training counts.
+  const thresholded: ScoringOptions = { ...scoring, decisionThreshold: spec.decisionThreshold, trainingCounts: classCounts(trainPart.target) ?? undefined };
+  const prediction = applyThreshold(predictPipeline(spec.algorithm, pipeline, testPart.X), thresholded);
+  const outcome: FoldOutcome & { pipeline: FittedPipeline } = {
+    index,
+    testIds: Int32Array.from(split.test, (r) => data.rows[r]),
+    yTest: testPart.target!.y,
+    prediction,
+    scored: scorePredictions(testPart.target, prediction, scoring),
+    seconds,
+    pipeline,
   };
-  const threshold: ScoringOptions = { ...scoring, decisionThreshold: spec.decisionThreshold };
-  const total = splits.length + extraFits;
-  let done = 0;
-  const progressOf = (f: number) => hooks.progress(Math.min(1, (done + Math.max(0, Math.min(1, f))) / total));
+  if (spec.validation.method === "bootstrap") {
+    outcome.oobShare = split.test.length / data.X.rowCount;
+    outcome.trainScored = scorePredictions(trainPart.target, applyThreshold(predictPipeline(spec.algorithm, pipeline, trainPart.X), thresholded), scoring);
+  }
+  return outcome;
+}
 
-  // The first repetition covers every row exactly once: its predictions pool into one confusion matrix and curve.
-  const firstRepetition = pools(v) ? (v.method === "kfold" ? v.k : v.method === "five_by_two" ? 2 : splits.length) : 0;
-  const pooledRows: number[] = [];
-  const pooledPredictions: Prediction[] = [];
-  const foldScores: Scored[] = [];
-  const trainScores: Scored[] = [];
+function targetOf(y: Int32Array | Float64Array, classes: readonly string[] | null): Target {
+  return classes ? { task: "classification", y: y as Int32Array, classes } : { task: "regression", y: y as Float64Array };
+}
+
+/** Folds (in index order) → the evaluation body. Shared by the in-worker path and the fold-parallel path. */
+export function assembleValidation(spec: ResolvedSpec, classes: readonly string[] | null, outcomes: readonly FoldOutcome[]): EvaluationResult {
+  const v = spec.validation;
+  const scoring = scoringOf(spec, classes);
+  const sorted = [...outcomes].sort((a, b) => a.index - b.index);
   const fingerprint = createHash("sha256");
-  let heldOut: ValidationRun["heldOut"] = null;
-  let oobShare = 0;
-  let holdoutScore: Scored | null = null;
-
-  splits.forEach((split, index) => {
-    const trainPart = subset(data, split.train);
-    const testPart = subset(data, split.test);
-    const started = performance.now();
-    const pipeline = fitOn(spec, trainPart, root.fork(), hooks, progressOf);
-    const seconds = (performance.now() - started) / 1000;
-    done++;
-    progressOf(0);
-    fingerprint.update(Buffer.from(Int32Array.from(split.test, (r) => data.rows[r]).buffer)).update("|");
-    // "rescale" moves the threshold by this fold's own training counts.
-    const foldScoring = { ...threshold, trainingCounts: classCounts(trainPart.target) ?? undefined };
-    const prediction = applyThreshold(predictPipeline(spec.algorithm, pipeline, testPart.X), foldScoring);
-    const scored = scorePredictions(testPart.target, prediction, scoring);
-    foldScores.push(scored);
-    if (v.method === "holdout") {
-      heldOut = { pipeline, seconds, trainRows: split.train };
-      holdoutScore = scored;
-      pooledRows.push(...split.test);
-      pooledPredictions.push(prediction);
+  for (const o of sorted) fingerprint.update(Buffer.from(o.testIds.buffer, o.testIds.byteOffset, o.testIds.byteLength)).update("|");
+  // The first repetition covers every row exactly once: its predictions pool into one confusion matrix and curve.
+  const firstRepetition = v.method === "holdout" ? 1 : pools(v) ? (v.method === "kfold" ? v.k : v.method === "five_by_two" ? 2 : sorted.length) : 0;
+  const pooled = sorted.slice(0, firstRepetition);
+  const cat = <T extends Int32Array | Float64Array>(parts: T[]): T => {
+    const out = new (parts[0].constructor as new (n: number) => T)(parts.reduce((s, p) => s + p.length, 0));
+    let o = 0;
+    for (const p of parts) {
+      out.set(p, o);
+      o += p.length;
     }
-    if (index < firstRepetition) {
-      pooledRows.push(...split.test);
-      pooledPredictions.push(prediction);
-    }
-    if (v.method === "bootstrap") {
-      oobShare += split.test.length / n;
-      trainScores.push(scorePredictions(trainPart.target, applyThreshold(predictPipeline(spec.algorithm, pipeline, trainPart.X), foldScoring), scoring));
-    }
-  });
+    return out;
+  };
+  let pooledScore: Scored | null = null;
+  let outcomesBits: RowOutcomes | undefined;
+  if (pooled.length) {
+    const target = targetOf(cat(pooled.map((o) => o.yTest)), classes);
+    const prediction = concatPredictions(pooled.map((o) => o.prediction));
+    outcomesBits = rowOutcomes(target, prediction, cat(pooled.map((o) => o.testIds)));
+    pooledScore = v.method === "holdout" ? sorted[0].scored : scorePredictions(target, prediction, scoring);
+  }
+  const common = { folds_fingerprint: fingerprint.digest("hex"), ...(outcomesBits ? { row_outcomes: outcomesBits } : {}) };
+  if (v.method === "holdout") return { ...sorted[0].scored, test_rows: sorted[0].testIds.length, ...common };
 
-  const pooledTarget = pooledRows.length ? subset(data, Int32Array.from(pooledRows)).target : null;
-  const pooledPrediction = pooledRows.length ? concatPredictions(pooledPredictions) : null;
-  const outcomes =
-    pooledTarget && pooledPrediction ? rowOutcomes(pooledTarget, pooledPrediction, Int32Array.from(pooledRows, (r) => data.rows[r])) : undefined;
-  const common = { folds_fingerprint: fingerprint.digest("hex"), ...(outcomes ? { row_outcomes: outcomes } : {}) };
-
-  if (holdoutScore) return { evaluation: { ...(holdoutScore as Scored), test_rows: pooledRows.length, ...common }, heldOut };
-
-  const { mean, std } = aggregate(foldScores.map((s) => s.metrics));
-  const pooled = pooledTarget && pooledPrediction ? scorePredictions(pooledTarget, pooledPrediction, scoring) : null;
+  const { mean, std } = aggregate(sorted.map((o) => o.scored.metrics));
   const evaluation: EvaluationResult = {
-    ...(pooled ?? {}),
+    ...(pooledScore ?? {}),
     metrics: mean,
     metrics_std: std,
-    folds: foldScores.map((s) => ({ metrics: s.metrics })),
+    folds: sorted.map((o) => ({ metrics: o.scored.metrics })),
     ...common,
   };
   if (v.method === "bootstrap") {
-    evaluation.oob_fraction = oobShare / splits.length;
-    evaluation.estimate_632 = estimate632(trainScores, foldScores);
+    evaluation.oob_fraction = sorted.reduce((s, o) => s + (o.oobShare ?? 0), 0) / sorted.length;
+    evaluation.estimate_632 = estimate632(
+      sorted.map((o) => o.trainScored!),
+      sorted.map((o) => o.scored),
+    );
   }
-  return { evaluation, heldOut: null };
+  return evaluation;
+}
+
+/** Every split in turn on this thread. `extraFits`: fits the caller does afterwards (the refit), so progress ends where they begin. */
+export function runValidation(spec: ResolvedSpec, data: LearningData, hooks: Hooks, extraFits: number): ValidationRun {
+  const splits = planSplits(spec, data);
+  if (splits.length === 0) return { evaluation: null, heldOut: null };
+  const total = splits.length + extraFits;
+  const outcomes = splits.map((split, index) => {
+    const o = runFold(spec, data, split, index, hooks, (f) => hooks.progress(Math.min(1, (index + Math.max(0, Math.min(1, f))) / total)));
+    hooks.progress((index + 1) / total);
+    return o;
+  });
+  const evaluation = assembleValidation(spec, classesOf(data), outcomes);
+  const heldOut = spec.validation.method === "holdout" ? { pipeline: outcomes[0].pipeline, seconds: outcomes[0].seconds, trainRows: splits[0].train } : null;
+  return { evaluation, heldOut };
 }
 
 function estimate632(train: Scored[], oob: Scored[]): Record<string, number | null> {
@@ -187,7 +254,8 @@ export function concatPredictions(parts: readonly Prediction[]): Prediction {
  * true label, which data does not give; held-out rows with identical features form
  * groups whose label mean stands in for it (otherwise noise is 0 and bias² absorbs it).
  */
-export function runBiasVariance(spec: ResolvedSpec, data: LearningData, root: Rng, hooks: Hooks): EvaluationResult {
+export function runBiasVariance(spec: ResolvedSpec, data: LearningData, hooks: Hooks): EvaluationResult {
+  const root = createRng(spec.seed);
   const v = spec.validation;
   if (v.method !== "bias_variance") throw new Error("not a bias_variance spec");
   if (data.target?.task !== "regression") throw new Error("bias_variance applies to regression");

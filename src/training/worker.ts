@@ -19,11 +19,15 @@ import { serializeArtifact } from "./artifact.js";
 import { scoreModel } from "./score.js";
 import { resolveSpec } from "./spec.js";
 import { evaluateSpec, trainModel, type EvaluationResult } from "./train.js";
+import { learningData } from "./dataset-view.js";
+import { planSplits, runFold, type FoldOutcome } from "./validate.js";
 
 export type WorkerTask =
   | { kind: "train"; dbPath: string; modelId: string; port: MessagePort }
   | { kind: "score"; dbPath: string; evaluationId: string; port: MessagePort }
-  | { kind: "evaluate"; dbPath: string; evaluationId: string; port: MessagePort };
+  | { kind: "evaluate"; dbPath: string; evaluationId: string; port: MessagePort }
+  /** Splits [from, to) of an evaluation's cross-validation (the fold-parallel path). */
+  | { kind: "folds"; dbPath: string; evaluationId: string; from: number; to: number; port: MessagePort };
 
 export type WorkerMessage = { type: "started" } | { type: "progress"; value: number };
 
@@ -38,6 +42,11 @@ export interface TrainOutput {
 }
 
 /** Scoring a model on a dataset, or cross-validating an algorithm spec: both end as an evaluation. */
+export interface FoldsOutput {
+  kind: "folds";
+  outcomes: FoldOutcome[];
+}
+
 export interface ScoreOutput {
   kind: "score";
   evaluation: EvaluationResult;
@@ -66,7 +75,7 @@ function progressReporter(port: MessagePort): (value: number) => void {
   };
 }
 
-export default async function runTask(task: WorkerTask): Promise<TrainOutput | ScoreOutput> {
+export default async function runTask(task: WorkerTask): Promise<TrainOutput | ScoreOutput | FoldsOutput> {
   const db = connection(task.dbPath);
   const datasets = new DatasetRepository(db);
   const evaluations = new EvaluationRepository(db);
@@ -95,6 +104,23 @@ export default async function runTask(task: WorkerTask): Promise<TrainOutput | S
     }
     const evaluation = evaluations.get(task.evaluationId);
     if (!evaluation) throw new Error(`evaluation ${task.evaluationId} vanished`);
+    if (task.kind === "folds") {
+      const dataset = datasets.get(evaluation.dataset_id);
+      const frame = datasets.loadFrame(evaluation.dataset_id);
+      if (!dataset || !frame) throw new Error(`dataset ${evaluation.dataset_id} was deleted before the evaluation started`);
+      const spec = resolveSpec(evaluation.spec as never, dataset, "evaluate");
+      const data = learningData(frame, spec.features, spec.target, spec.task);
+      const splits = planSplits(spec, data);
+      const outcomes: FoldOutcome[] = [];
+      const count = task.to - task.from;
+      for (let i = task.from; i < task.to; i++) {
+        const done = i - task.from;
+        const { pipeline: _unused, ...outcome } = runFold(spec, data, splits[i], i, { progress }, (f) => progress((done + f) / count));
+        outcomes.push(outcome);
+      }
+      progress(1);
+      return { kind: "folds", outcomes };
+    }
     if (task.kind === "evaluate") {
       const dataset = datasets.get(evaluation.dataset_id);
       const frame = datasets.loadFrame(evaluation.dataset_id);

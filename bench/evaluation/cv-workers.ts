@@ -1,0 +1,52 @@
+/**
+ * 10-fold cross-validation of `cart` on a 10,000 × 20 classification set through
+ * POST /v1/evaluations, with the worker pool at 1 and at 2 threads (issue 4).
+ * With 2 workers the folds are cut into one chunk per worker.
+ *
+ *   node --import tsx bench/evaluation/cv-workers.ts
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildApp } from "../../src/server/app.js";
+import { createRng } from "../../src/data/random.js";
+
+const ROWS = 10_000;
+const FEATURES = 20;
+const rng = createRng(0);
+const header = [...Array.from({ length: FEATURES }, (_, j) => `x${j}`), "y"].join(",");
+const lines = [header];
+for (let i = 0; i < ROWS; i++) {
+  const x = Array.from({ length: FEATURES }, () => rng.normal());
+  // Ten informative features, as make_classification(n_informative=10) has.
+  const score = x.slice(0, 10).reduce((s, v, j) => s + (j % 2 ? v : -v) * (1 + j / 10), 0) + rng.normal();
+  lines.push([...x.map((v) => v.toFixed(6)), score > 0 ? "a" : "b"].join(","));
+}
+const csv = lines.join("\n") + "\n";
+
+async function timeCv(workers: number): Promise<{ seconds: number; accuracy: number }> {
+  const dir = mkdtempSync(join(tmpdir(), "xigua-cv-"));
+  const app = await buildApp({ config: { dbPath: join(dir, "cv.db"), workers }, logger: false });
+  try {
+    const ds = (await app.inject({ method: "POST", url: "/v1/datasets?name=cv", headers: { "content-type": "text/csv" }, payload: csv })).json();
+    // Warm the pool (thread start, module load) outside the measurement.
+    const warm = (await app.inject({ method: "POST", url: "/v1/evaluations", payload: { dataset_id: ds.id, algorithm: "baseline", target: "y", validation: { method: "kfold", k: 2 } } })).json();
+    while ((await app.inject({ url: `/v1/evaluations/${warm.id}` })).json().status !== "succeeded") await new Promise((r) => setTimeout(r, 20));
+    const started = performance.now();
+    const res = (await app.inject({ method: "POST", url: "/v1/evaluations", payload: { dataset_id: ds.id, algorithm: "cart", target: "y", validation: { method: "kfold", k: 10 }, seed: 0 } })).json();
+    let e = res;
+    while (e.status === "queued" || e.status === "running") {
+      await new Promise((r) => setTimeout(r, 10));
+      e = (await app.inject({ url: `/v1/evaluations/${res.id}` })).json();
+    }
+    if (e.status !== "succeeded") throw new Error(JSON.stringify(e));
+    return { seconds: (performance.now() - started) / 1000, accuracy: e.metrics.accuracy };
+  } finally {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const one = await timeCv(1);
+const two = await timeCv(2);
+console.log(`10-fold CV of cart, ${ROWS} × ${FEATURES}: 1 worker ${one.seconds.toFixed(2)} s, 2 workers ${two.seconds.toFixed(2)} s (speed-up ${(one.seconds / two.seconds).toFixed(2)}×); accuracy ${one.accuracy.toFixed(4)} / ${two.accuracy.toFixed(4)}`);
