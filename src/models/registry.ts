@@ -2,11 +2,12 @@
 import type { Algorithm } from "./contract.js";
 import { baseline } from "./baseline/baseline.js";
 import { cart } from "./tree/cart.js";
+import { linearAlgorithms } from "./linear/index.js";
 import { mlp } from "./neural/mlp.js";
 import { svm } from "./svm/svm.js";
 import { svr } from "./svm/svr.js";
 
-const algorithms: readonly Algorithm[] = [baseline, cart, mlp, svm, svr];
+const algorithms: readonly Algorithm[] = [baseline, cart, ...linearAlgorithms, mlp, svm, svr];
 
 const byName = new Map(algorithms.map((a) => [a.name, a]));
 

@@ -93,6 +93,10 @@ const MIGRATIONS: readonly string[] = [
     finished_at TEXT
   );
   `,
+  // 3: the fitted preprocessing steps of a model, described for people.
+  `
+  ALTER TABLE models ADD COLUMN pipeline_json TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

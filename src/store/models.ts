@@ -32,6 +32,14 @@ export interface TrainSpec {
   name: string | null;
 }
 
+/** One fitted preprocessing step, described for people (stored as given). */
+export interface StepSummary {
+  step: string;
+  automatic: boolean;
+  options: unknown;
+  fitted: Record<string, unknown> | null;
+}
+
 export interface ModelRecord {
   seq: number;
   id: string;
@@ -46,6 +54,8 @@ export interface ModelRecord {
   fit_seconds: number | null;
   error: Problem | null;
   artifact_sha256: string | null;
+  /** The fitted preprocessing steps, as GET /v1/models/{id} shows them. */
+  pipeline: StepSummary[] | null;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
@@ -65,13 +75,14 @@ interface ModelRow {
   fit_seconds: number | null;
   error_json: string | null;
   artifact_sha256: string | null;
+  pipeline_json: string | null;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
 }
 
 const COLUMNS =
-  "seq, id, name, status, progress, spec_json, classes_json, evaluation_id, metrics_json, warnings_json, fit_seconds, error_json, artifact_sha256, created_at, started_at, finished_at";
+  "seq, id, name, status, progress, spec_json, classes_json, evaluation_id, metrics_json, warnings_json, fit_seconds, error_json, artifact_sha256, pipeline_json, created_at, started_at, finished_at";
 
 const parse = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
 
@@ -90,6 +101,7 @@ function toRecord(r: ModelRow): ModelRecord {
     fit_seconds: r.fit_seconds,
     error: parse(r.error_json),
     artifact_sha256: r.artifact_sha256,
+    pipeline: parse(r.pipeline_json),
     created_at: r.created_at,
     started_at: r.started_at,
     finished_at: r.finished_at,
@@ -110,6 +122,7 @@ export interface TrainingOutcome {
   warnings: string[];
   fitSeconds: number;
   evaluation: NewEvaluation | null;
+  pipeline: StepSummary[];
 }
 
 export class ModelRepository {
@@ -132,14 +145,14 @@ export class ModelRepository {
   }
 
   /** A model that arrives as an imported artifact: already trained. */
-  insertImported(spec: TrainSpec, artifact: Buffer, sha256: string, classes: string[] | null): ModelRecord {
+  insertImported(spec: TrainSpec, artifact: Buffer, sha256: string, classes: string[] | null, pipeline: StepSummary[]): ModelRecord {
     const id = newId("md");
     const now = nowIso();
     this.sql(
-        `INSERT INTO models (id, name, dataset_id, algorithm, task, target, spec_json, status, progress, classes_json, artifact, artifact_sha256, created_at, finished_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, 'succeeded', 1, ?, ?, ?, ?, ?)`,
+        `INSERT INTO models (id, name, dataset_id, algorithm, task, target, spec_json, status, progress, classes_json, artifact, artifact_sha256, pipeline_json, created_at, finished_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 'succeeded', 1, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(id, spec.name, spec.dataset_id, spec.algorithm, spec.task, spec.target, JSON.stringify(spec), classes ? JSON.stringify(classes) : null, artifact, sha256, now, now);
+      .run(id, spec.name, spec.dataset_id, spec.algorithm, spec.task, spec.target, JSON.stringify(spec), classes ? JSON.stringify(classes) : null, artifact, sha256, JSON.stringify(pipeline), now, now);
     return this.get(id)!;
   }
 
@@ -191,7 +204,7 @@ export class ModelRepository {
         const evaluationId = outcome.evaluation ? this.evaluations.insert({ ...outcome.evaluation, model_id: id }).id : null;
         this.sql(
             `UPDATE models SET status = 'succeeded', progress = 1, artifact = ?, artifact_sha256 = ?, classes_json = ?, metrics_json = ?,
-             warnings_json = ?, fit_seconds = ?, evaluation_id = ?, started_at = coalesce(started_at, ?), finished_at = ? WHERE id = ?`,
+             warnings_json = ?, fit_seconds = ?, evaluation_id = ?, pipeline_json = ?, started_at = coalesce(started_at, ?), finished_at = ? WHERE id = ?`,
           )
           .run(
             outcome.artifact,
@@ -201,6 +214,7 @@ export class ModelRepository {
             outcome.warnings.length ? JSON.stringify(outcome.warnings) : null,
             outcome.fitSeconds,
             evaluationId,
+            JSON.stringify(outcome.pipeline),
             nowIso(),
             nowIso(),
             id,

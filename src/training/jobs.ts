@@ -238,6 +238,7 @@ export class JobRunner {
       warnings: output.warnings,
       fitSeconds: output.fitSeconds,
       evaluation,
+      pipeline: output.pipeline,
     });
     if (recorded) this.log.info({ model: id, fit_seconds: output.fitSeconds }, "model trained");
   }

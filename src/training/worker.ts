@@ -16,6 +16,7 @@ import { DatasetRepository } from "../store/datasets.js";
 import { EvaluationRepository } from "../store/evaluations.js";
 import { ModelRepository } from "../store/models.js";
 import { serializeArtifact } from "./artifact.js";
+import { describePipeline, type StepDescription } from "./pipeline.js";
 import { scoreModel } from "./score.js";
 import { resolveSpec } from "./spec.js";
 import { evaluateSpec, trainModel, type EvaluationResult } from "./train.js";
@@ -39,6 +40,7 @@ export interface TrainOutput {
   evaluation: EvaluationResult | null;
   warnings: string[];
   fitSeconds: number;
+  pipeline: StepDescription[];
 }
 
 /** Scoring a model on a dataset, or cross-validating an algorithm spec: both end as an evaluation. */
@@ -100,6 +102,7 @@ export default async function runTask(task: WorkerTask): Promise<TrainOutput | S
         evaluation: result.evaluation,
         warnings: result.warnings,
         fitSeconds: result.fitSeconds,
+        pipeline: describePipeline(result.model.pipeline),
       };
     }
     const evaluation = evaluations.get(task.evaluationId);

@@ -11,7 +11,7 @@ import { encodeRows } from "../../data/rows.js";
 import type { Prediction } from "../../models/contract.js";
 import type { ModelRecord, TrainSpec } from "../../store/models.js";
 import { ArtifactError, loadArtifact, type FittedModel } from "../../training/artifact.js";
-import { predictPipeline } from "../../training/pipeline.js";
+import { describePipeline, predictPipeline } from "../../training/pipeline.js";
 import { applyThreshold, ThresholdError } from "../../training/scoring.js";
 import { resolveSpec, SpecError } from "../../training/spec.js";
 import { ApiError, notFound } from "../errors.js";
@@ -41,6 +41,7 @@ export function modelToWire(m: ModelRecord) {
     ...(m.evaluation_id ? { evaluation_id: m.evaluation_id } : {}),
     ...(m.metrics ? { metrics: m.metrics } : {}),
     ...(m.warnings ? { warnings: m.warnings } : {}),
+    ...(m.pipeline ? { pipeline: m.pipeline } : {}),
     ...(m.fit_seconds !== null ? { fit_seconds: m.fit_seconds } : {}),
     ...(m.error ? { error: m.error } : {}),
     created_at: m.created_at,
@@ -279,7 +280,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
         positive_class: model.positiveClass,
         name: null,
       };
-      const record = store.models.insertImported(spec, bytes, model.sha256, model.classes);
+      const record = store.models.insertImported(spec, bytes, model.sha256, model.classes, describePipeline(model.pipeline));
       reply.header("location", `/v1/models/${record.id}`);
       return reply.code(201).send(modelToWire(record));
     },

@@ -54,7 +54,11 @@ export const modelSchema = z
     seed: z.number().int(),
     evaluation_id: z.string().optional(),
     metrics: metricsSchema.optional(),
-    warnings: z.array(z.string()).optional(),
+    warnings: z.array(z.string()).optional().describe("E.g. an optimiser that did not converge, or rows left out for a missing target."),
+    pipeline: z
+      .array(z.object({ step: z.string(), automatic: z.boolean(), options: z.unknown(), fitted: z.record(z.string(), z.unknown()).nullable() }))
+      .optional()
+      .describe("The fitted preprocessing steps (automatic: added because the algorithm takes no missing / categorical input)."),
     fit_seconds: z.number().optional(),
     error: problemSchema.optional(),
     created_at: z.string(),

@@ -7,7 +7,9 @@ import { lasso } from "../../../src/models/linear/lasso.js";
 import { elasticNet } from "../../../src/models/linear/elastic-net.js";
 import { METHODS } from "../../../src/models/optim/minimize.js";
 import { UnusableInputError } from "../../../src/models/contract.js";
-import { assertClose, ctx, frame, names, regressionSet } from "./helpers.js";
+import { assertClose, ctx, frame, names, regressionSet, roundTrip } from "./helpers.js";
+import type { Algorithm } from "../../../src/models/contract.js";
+import type { RegressorState } from "../../../src/models/linear/linear-state.js";
 
 /** Well-conditioned synthetic problem: 300 rows, 4 features on different scales. */
 function synthetic(seed = 5, noise = 0.3) {
@@ -119,10 +121,10 @@ describe("lasso and elastic net", () => {
       rows.push(r);
       y.push(3 * r[0] - 2 * r[3] + 0.1 * rng.normal());
     }
-    const state = lasso.fit(regressionSet(frame(names(8), rows), y), lasso.params.parse({ alpha: 0.1 }), ctx());
+    const state = lasso.fit(regressionSet(frame(names(8), rows), y), lasso.params.parse({ alpha: 0.5 }), ctx());
     [1, 2, 4, 5, 6, 7].forEach((j) => assert.equal(state.coef[j], 0, `x${j}`));
-    // Shrunk by alpha from the true 3 and −2 (soft threshold of an orthogonal-ish design).
-    assert.ok(Math.abs(state.coef[0] - 2.9) < 0.1 && Math.abs(state.coef[3] + 1.9) < 0.1, `${state.coef[0]}, ${state.coef[3]}`);
+    // Shrunk by about alpha from the true 3 and −2 (the soft threshold of a near-orthogonal design).
+    assert.ok(Math.abs(state.coef[0] - 2.5) < 0.15 && Math.abs(state.coef[3] + 1.5) < 0.15, `${state.coef[0]}, ${state.coef[3]}`);
   });
   test("elastic net with l1_ratio 1 is lasso", () => {
     const { X, y } = synthetic(3);
@@ -147,16 +149,13 @@ describe("contract: save → load, explain, input checks", () => {
     [lasso, { alpha: 0.2 }],
     [elasticNet, { alpha: 0.2 }],
   ] as const;
-  for (const [algorithm, raw] of algorithms) {
+  for (const [algo, raw] of algorithms) {
+    const algorithm = algo as Algorithm<unknown, RegressorState>;
     test(`${algorithm.name}: identical predictions after a round trip`, () => {
       const state = algorithm.fit(regressionSet(X, y), algorithm.params.parse(raw), ctx(3));
-      const loaded = algorithm.state.parse(structuredClone(state));
-      const back = algorithm.state.parse((() => {
-        const s = JSON.parse(JSON.stringify(encodeDecode(state)));
-        return s;
-      })());
+      const back = roundTrip(algorithm, state);
+      assert.deepEqual(back, state);
       assert.deepEqual(algorithm.predict(back, X), algorithm.predict(state, X));
-      assert.deepEqual(loaded.coef, state.coef);
     });
   }
   test("same seed → identical state for a stochastic solver; another seed differs", () => {
@@ -187,7 +186,3 @@ describe("contract: save → load, explain, input checks", () => {
   });
 });
 
-import { decodeState, encodeState } from "../../../src/models/state-codec.js";
-function encodeDecode(state: unknown): unknown {
-  return decodeState(JSON.parse(JSON.stringify(encodeState(state))));
-}

@@ -1,0 +1,110 @@
+/**
+ * Numeric feature columns as the linear models read them. The pipeline one-hot
+ * encodes and imputes in front of these models, so a categorical column or a
+ * NaN here is a wiring error reported as unusable input, never silently coerced.
+ */
+import type { Frame } from "../../data/frame.js";
+import { UnusableInputError } from "../contract.js";
+
+export interface Design {
+  readonly n: number;
+  readonly p: number;
+  readonly names: string[];
+  readonly columns: Float64Array[];
+}
+
+export function numericDesign(X: Frame, algorithm: string): Design {
+  const columns = X.columns.map((c) => {
+    if (c.type !== "numeric") throw new UnusableInputError(`${algorithm} takes numeric features only; ${c.name} is categorical (one-hot encode it)`);
+    for (let i = 0; i < c.values.length; i++) {
+      if (Number.isNaN(c.values[i])) throw new UnusableInputError(`${algorithm} cannot take missing values; ${c.name} has some (impute them)`);
+    }
+    return c.values;
+  });
+  if (columns.length === 0) throw new UnusableInputError(`${algorithm} needs at least one feature`);
+  if (X.rowCount === 0) throw new UnusableInputError(`${algorithm} needs at least one row`);
+  return { n: X.rowCount, p: columns.length, names: X.columns.map((c) => c.name), columns };
+}
+
+/** The columns a fitted model was trained on, by name, in its order. */
+export function fittedColumns(X: Frame, features: readonly string[], algorithm: string): Float64Array[] {
+  return features.map((name) => {
+    const c = X.columns.find((col) => col.name === name);
+    if (!c) throw new UnusableInputError(`${algorithm}: missing feature ${name}`);
+    if (c.type !== "numeric") throw new UnusableInputError(`${algorithm}: feature ${name} must be numeric`);
+    return c.values;
+  });
+}
+
+export interface Moments {
+  /** Weighted mean per column. */
+  readonly mean: Float64Array<ArrayBuffer>;
+  /** Weighted population standard deviation per column (0 for a constant column). */
+  readonly std: Float64Array<ArrayBuffer>;
+  /** Σ weights (n when unweighted). */
+  readonly total: number;
+}
+
+export function moments(columns: readonly Float64Array[], n: number, weights?: Float64Array): Moments {
+  const p = columns.length;
+  const mean = new Float64Array(p);
+  const std = new Float64Array(p);
+  let total = n;
+  if (weights) {
+    total = 0;
+    for (let i = 0; i < n; i++) total += weights[i];
+  }
+  for (let j = 0; j < p; j++) {
+    // One pass of sums shifted by the first value, which keeps Σ(x − k)² free of
+    // the cancellation the raw Σx² would suffer for columns far from zero.
+    const c = columns[j];
+    const k = n > 0 ? c[0] : 0;
+    let s1 = 0;
+    let s2 = 0;
+    if (weights) {
+      for (let i = 0; i < n; i++) {
+        const d = c[i] - k;
+        const wd = weights[i] * d;
+        s1 += wd;
+        s2 += wd * d;
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        const d = c[i] - k;
+        s1 += d;
+        s2 += d * d;
+      }
+    }
+    const m1 = s1 / total;
+    mean[j] = k + m1;
+    std[j] = Math.sqrt(Math.max(0, s2 / total - m1 * m1));
+  }
+  return { mean, std, total };
+}
+
+export function weightedMean(values: Float64Array, weights?: Float64Array): number {
+  let s = 0;
+  let t = 0;
+  for (let i = 0; i < values.length; i++) {
+    const w = weights ? weights[i] : 1;
+    s += w * values[i];
+    t += w;
+  }
+  return s / t;
+}
+
+/** A scale usable as a divisor: constant columns keep 1. */
+export function safeScale(std: Float64Array): Float64Array {
+  return std.map((s) => (s > 0 && Number.isFinite(s) ? s : 1));
+}
+
+export function checkWeights(weights: Float64Array | undefined, n: number, algorithm: string): void {
+  if (!weights) return;
+  if (weights.length !== n) throw new UnusableInputError(`${algorithm}: ${weights.length} weights for ${n} rows`);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    if (!(weights[i] >= 0) || !Number.isFinite(weights[i])) throw new UnusableInputError(`${algorithm}: sample weights must be finite and non-negative`);
+    total += weights[i];
+  }
+  if (!(total > 0)) throw new UnusableInputError(`${algorithm}: sample weights sum to zero`);
+}

@@ -1,0 +1,184 @@
+/**
+ * The generalised eigenproblem behind LDA, S_b v = λ S_w v, solved by whitening:
+ * S_w = V D Vᵀ (ml-matrix EVD), W = V_r D_r^{−1/2} over the directions whose
+ * variance is above tol relative to the largest (a singular S_w — constant or
+ * collinear features — loses those directions instead of being inverted), then
+ * the eigenvectors U of Wᵀ S_b W give v = W U with vᵀ S_w v = 1.
+ */
+import { EigenvalueDecomposition, Matrix } from "ml-matrix";
+
+export interface GeneralizedEigen {
+  /** p × m row-major, columns sorted by decreasing eigenvalue, each with vᵀ S_w v = 1. */
+  vectors: Float64Array<ArrayBuffer>;
+  values: Float64Array<ArrayBuffer>;
+  m: number;
+  /** W Wᵀ, the pseudo-inverse of S_w on its kept subspace (p × p row-major). */
+  withinPinv: Float64Array<ArrayBuffer>;
+}
+
+export function symmetricEigen(a: Float64Array, p: number): { values: number[]; vectors: Matrix } {
+  const m = new Matrix(p, p);
+  for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) m.set(i, j, 0.5 * (a[i * p + j] + a[j * p + i]));
+  const evd = new EigenvalueDecomposition(m, { assumeSymmetric: true });
+  return { values: evd.realEigenvalues, vectors: evd.eigenvectorMatrix };
+}
+
+export function generalizedEigen(within: Float64Array, between: Float64Array, p: number, maxComponents: number, tol: number): GeneralizedEigen {
+  const { values: d, vectors: v } = symmetricEigen(within, p);
+  const dMax = d.reduce((a, b) => Math.max(a, b), 0);
+  const kept = d.map((x, i) => ({ x, i })).filter(({ x }) => dMax > 0 && x > 0 && Math.sqrt(x / dMax) > tol);
+  const r = kept.length;
+  const w = new Float64Array(p * r);
+  kept.forEach(({ x, i }, c) => {
+    const f = 1 / Math.sqrt(x);
+    for (let a = 0; a < p; a++) w[a * r + c] = v.get(a, i) * f;
+  });
+  const withinPinv = new Float64Array(p * p);
+  for (let a = 0; a < p; a++) {
+    for (let b = 0; b < p; b++) {
+      let s = 0;
+      for (let c = 0; c < r; c++) s += w[a * r + c] * w[b * r + c];
+      withinPinv[a * p + b] = s;
+    }
+  }
+  // M = Wᵀ S_b W (r × r)
+  const bw = new Float64Array(p * r);
+  for (let a = 0; a < p; a++) {
+    for (let c = 0; c < r; c++) {
+      let s = 0;
+      for (let b = 0; b < p; b++) s += between[a * p + b] * w[b * r + c];
+      bw[a * r + c] = s;
+    }
+  }
+  const mm = new Float64Array(r * r);
+  for (let c1 = 0; c1 < r; c1++) {
+    for (let c2 = 0; c2 < r; c2++) {
+      let s = 0;
+      for (let a = 0; a < p; a++) s += w[a * r + c1] * bw[a * r + c2];
+      mm[c1 * r + c2] = s;
+    }
+  }
+  const { values: lambda, vectors: u } = r > 0 ? symmetricEigen(mm, r) : { values: [], vectors: new Matrix(0, 0) };
+  const order = lambda.map((x, i) => ({ x, i })).sort((a, b) => b.x - a.x);
+  const m = Math.min(maxComponents, r);
+  const vectors = new Float64Array(p * m);
+  const values = new Float64Array(m);
+  for (let k = 0; k < m; k++) {
+    const { x, i } = order[k];
+    values[k] = Math.max(0, x);
+    for (let a = 0; a < p; a++) {
+      let s = 0;
+      for (let c = 0; c < r; c++) s += w[a * r + c] * u.get(c, i);
+      vectors[a * m + k] = s;
+    }
+  }
+  return { vectors, values, m, withinPinv };
+}
+
+export interface ClassStatistics {
+  counts: Float64Array;
+  /** K × p row-major. */
+  means: Float64Array<ArrayBuffer>;
+  /** Σ_k Σ_{x∈k} (x − μ_k)(x − μ_k)ᵀ, p × p. */
+  scatter: Float64Array;
+  /** The same sum for each class alone. */
+  classScatter: Float64Array[];
+}
+
+export function classStatistics(columns: readonly Float64Array[], n: number, y: Int32Array, classes: number): ClassStatistics {
+  const p = columns.length;
+  const counts = new Float64Array(classes);
+  for (let i = 0; i < n; i++) counts[y[i]]++;
+  const means = new Float64Array(classes * p);
+  for (let j = 0; j < p; j++) {
+    const c = columns[j];
+    for (let i = 0; i < n; i++) means[y[i] * p + j] += c[i];
+  }
+  for (let k = 0; k < classes; k++) for (let j = 0; j < p; j++) means[k * p + j] /= Math.max(counts[k], 1);
+  const classScatter = Array.from({ length: classes }, () => new Float64Array(p * p));
+  for (let a = 0; a < p; a++) {
+    const ca = columns[a];
+    for (let b = 0; b <= a; b++) {
+      const cb = columns[b];
+      for (let i = 0; i < n; i++) {
+        const k = y[i];
+        classScatter[k][a * p + b] += (ca[i] - means[k * p + a]) * (cb[i] - means[k * p + b]);
+      }
+    }
+  }
+  const scatter = new Float64Array(p * p);
+  for (const sk of classScatter) {
+    for (let a = 0; a < p; a++) {
+      for (let b = 0; b < a; b++) sk[b * p + a] = sk[a * p + b];
+    }
+    for (let i = 0; i < p * p; i++) scatter[i] += sk[i];
+  }
+  return { counts, means, scatter, classScatter };
+}
+
+export interface FisherResult {
+  /** p × m row-major, unit-length columns. */
+  directions: Float64Array<ArrayBuffer>;
+  eigenvalues: Float64Array<ArrayBuffer>;
+  m: number;
+}
+
+/**
+ * The watermelon book's Fisher discriminant: eigenvectors of S_w⁻¹S_b with
+ * S_b = (μ0 − μ1)(μ0 − μ1)ᵀ for two classes (eq. 3.34) and
+ * S_b = Σ_k m_k (μ_k − μ)(μ_k − μ)ᵀ for more (eq. 3.43).
+ * within "scatter": S_w = Σ_k Σ_{x∈k} (x − μ_k)(x − μ_k)ᵀ (the book);
+ * within "covariance": S_w = Σ_k that class's covariance divided by m_k − 1 (seed 004's slide).
+ * Directions have unit length with their largest-magnitude component positive.
+ */
+export function fisherDiscriminant(
+  columns: readonly Float64Array[],
+  n: number,
+  y: Int32Array,
+  classes: number,
+  within: "scatter" | "covariance" = "scatter",
+  tol = 1e-4,
+  stats: ClassStatistics = classStatistics(columns, n, y, classes),
+): FisherResult {
+  const p = columns.length;
+  let sw = stats.scatter;
+  if (within === "covariance") {
+    sw = new Float64Array(p * p);
+    stats.classScatter.forEach((sk, k) => {
+      const div = Math.max(stats.counts[k] - 1, 1);
+      for (let i = 0; i < p * p; i++) sw[i] += sk[i] / div;
+    });
+  }
+  const sb = betweenScatter(stats, classes, p, n);
+  const g = generalizedEigen(sw, sb, p, Math.min(classes - 1, p), tol);
+  const directions = new Float64Array(p * g.m);
+  for (let k = 0; k < g.m; k++) {
+    let norm = 0;
+    let big = 0;
+    for (let a = 0; a < p; a++) {
+      const v = g.vectors[a * g.m + k];
+      norm += v * v;
+      if (Math.abs(v) > Math.abs(big)) big = v;
+    }
+    const f = (big < 0 ? -1 : 1) / Math.sqrt(norm);
+    for (let a = 0; a < p; a++) directions[a * g.m + k] = g.vectors[a * g.m + k] * f;
+  }
+  return { directions, eigenvalues: g.values, m: g.m };
+}
+
+function betweenScatter(stats: ClassStatistics, classes: number, p: number, n: number): Float64Array {
+  const sb = new Float64Array(p * p);
+  const { means, counts } = stats;
+  if (classes === 2) {
+    for (let a = 0; a < p; a++) for (let b = 0; b < p; b++) sb[a * p + b] = (means[a] - means[p + a]) * (means[b] - means[p + b]);
+    return sb;
+  }
+  const mu = new Float64Array(p);
+  for (let k = 0; k < classes; k++) for (let a = 0; a < p; a++) mu[a] += (counts[k] * means[k * p + a]) / n;
+  for (let k = 0; k < classes; k++) {
+    for (let a = 0; a < p; a++) {
+      for (let b = 0; b < p; b++) sb[a * p + b] += counts[k] * (means[k * p + a] - mu[a]) * (means[k * p + b] - mu[b]);
+    }
+  }
+  return sb;
+}

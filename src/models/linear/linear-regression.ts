@@ -1,0 +1,42 @@
+/**
+ * Ordinary least squares (seed 000): closed form by QR/SVD ("lstsq", scikit-learn's
+ * LinearRegression) or by any optimiser of optim/ on ½·mean squared error,
+ * which is where seed 000's gradient descent, normalisation and adaptive rates live.
+ */
+import { z } from "zod";
+import type { Algorithm } from "../contract.js";
+import { explainRegressor } from "./explain.js";
+import { regressorStateSchema, type RegressorState } from "./linear-state.js";
+import { gradientFields, solverEnum } from "./params.js";
+import { closedForm, iterative } from "./regression-fit.js";
+import { predictRegressor } from "./regressor-predict.js";
+
+const NAME = "linear_regression";
+
+export const linearRegressionParams = z
+  .object({
+    fit_intercept: z.boolean().default(true),
+    solver: z.enum(["lstsq", ...solverEnum.options]).default("lstsq"),
+    max_iter: z.number().int().positive().default(1000),
+    /** Gradient tolerance (max |∂loss/∂θ| of ½·mean squared error) for the iterative solvers. */
+    tol: z.number().positive().default(1e-6),
+    ...gradientFields,
+  })
+  .strict();
+export type LinearRegressionParams = z.infer<typeof linearRegressionParams>;
+
+export const linearRegression: Algorithm<LinearRegressionParams, RegressorState> = {
+  name: NAME,
+  family: "linear",
+  tasks: ["regression"],
+  description: "Least-squares linear regression: closed form (QR + SVD, minimum-norm when rank-deficient) or any gradient, Newton or quasi-Newton solver.",
+  params: linearRegressionParams,
+  state: regressorStateSchema,
+  accepts: { categorical: false, missing: false, weights: true },
+  fit(train, params, ctx) {
+    if (params.solver === "lstsq") return closedForm(train, NAME, 0, params.fit_intercept, "lstsq");
+    return iterative(train, NAME, 0, params.solver, params, ctx);
+  },
+  predict: (state, X) => predictRegressor(state, X, NAME),
+  explain: (state) => explainRegressor(state),
+};

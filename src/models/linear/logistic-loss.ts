@@ -1,0 +1,190 @@
+/**
+ * The negative log-likelihood of seed 002's logistic regression, as a mean over
+ * rows with sample weights, plus ½ Σ λ_j v_j² on the feature coefficients, over a
+ * column-major design z.
+ *
+ * binaryLogisticLoss: parameters [v_1 … v_p, c], y ∈ {0, 1}, loss
+ *   (1/Σw) Σ w_i [log(1 + e^{s_i}) − y_i s_i], s_i = z_iᵀv + c.
+ * multinomialLoss: parameters K rows of [v_k1 … v_kp, c_k] (row-major), loss
+ *   (1/Σw) Σ w_i [log Σ_k e^{s_ik} − s_{i,y_i}] (softmax; seed 002).
+ */
+import type { Objective } from "../optim/objective.js";
+import { BLOCK, accumulateWeightedGram, blockGradient, blockScores, symmetriseLower } from "./blocks.js";
+
+interface LossOptions {
+  fitIntercept: boolean;
+  weights?: Float64Array;
+  l2?: Float64Array;
+}
+
+function totalWeight(n: number, weights?: Float64Array): number {
+  if (!weights) return n;
+  let t = 0;
+  for (let i = 0; i < n; i++) t += weights[i];
+  return t;
+}
+
+function sigmoid(s: number): number {
+  return s >= 0 ? 1 / (1 + Math.exp(-s)) : Math.exp(s) / (1 + Math.exp(s));
+}
+
+export function binaryLogisticLoss(z: Float64Array, y: Float64Array, n: number, p: number, options: LossOptions): Objective {
+  const { fitIntercept, weights, l2 } = options;
+  const size = p + (fitIntercept ? 1 : 0);
+  const total = totalWeight(n, weights);
+  const s = new Float64Array(BLOCK);
+
+  const accumulate = (x: Float64Array, g: Float64Array, order: Int32Array | null, start: number, end: number): number => {
+    g.fill(0);
+    const c = fitIntercept ? x[p] : 0;
+    let loss = 0;
+    let wsum = 0;
+    let gc = 0;
+    for (let bs = start; bs < end; bs += BLOCK) {
+      const len = Math.min(BLOCK, end - bs);
+      blockScores(z, n, p, x, 0, c, order, bs, len, s);
+      for (let i = 0; i < len; i++) {
+        const row = order ? order[bs + i] : bs + i;
+        const w = weights ? weights[row] : 1;
+        const si = s[i];
+        // One exponential serves both the loss and the probability: e = e^{−|s|}.
+        const e = Math.exp(-Math.abs(si));
+        loss += w * ((si > 0 ? si : 0) + Math.log1p(e) - y[row] * si);
+        const r = w * ((si >= 0 ? 1 / (1 + e) : e / (1 + e)) - y[row]);
+        wsum += w;
+        s[i] = r;
+        gc += r;
+      }
+      blockGradient(z, n, p, s, order, bs, len, g, 0);
+    }
+    if (fitIntercept) g[p] = gc;
+    const scale = order ? (wsum > 0 ? 1 / wsum : 0) : 1 / total;
+    for (let j = 0; j < size; j++) g[j] *= scale;
+    loss *= scale;
+    if (l2) {
+      for (let j = 0; j < p; j++) {
+        loss += 0.5 * l2[j] * x[j] * x[j];
+        g[j] += l2[j] * x[j];
+      }
+    }
+    return loss;
+  };
+
+  return {
+    size,
+    terms: n,
+    valueAndGradient: (x, g) => accumulate(x, g, null, 0, n),
+    batchValueAndGradient: (x, g, order, start, end) => accumulate(x, g, order, start, end),
+    hessian(x, h) {
+      h.fill(0);
+      const c = fitIntercept ? x[p] : 0;
+      const weightOf = (start: number, len: number, d: Float64Array): void => {
+        blockScores(z, n, p, x, 0, c, null, start, len, d);
+        for (let i = 0; i < len; i++) {
+          const prob = sigmoid(d[i]);
+          d[i] = (weights ? weights[start + i] : 1) * prob * (1 - prob);
+        }
+      };
+      accumulateWeightedGram(z, n, p, fitIntercept, weightOf, h, size, 0, 0, false);
+      symmetriseLower(h, size, 1 / total);
+      if (l2) for (let j = 0; j < p; j++) h[j * size + j] += l2[j];
+    },
+  };
+}
+
+export function multinomialLoss(z: Float64Array, y: Int32Array, n: number, p: number, classes: number, options: LossOptions): Objective {
+  const { fitIntercept, weights, l2 } = options;
+  const q = p + (fitIntercept ? 1 : 0);
+  const size = classes * q;
+  const total = totalWeight(n, weights);
+  const scores = Array.from({ length: classes }, () => new Float64Array(BLOCK));
+
+  /** Scores of the block's rows for every class, then each row's softmax in place; returns Σ w_i·(−log p_{i,y_i}). */
+  const softmaxBlock = (x: Float64Array, order: Int32Array | null, bs: number, len: number): number => {
+    for (let k = 0; k < classes; k++) blockScores(z, n, p, x, k * q, fitIntercept ? x[k * q + p] : 0, order, bs, len, scores[k]);
+    let loss = 0;
+    for (let i = 0; i < len; i++) {
+      const row = order ? order[bs + i] : bs + i;
+      let max = -Infinity;
+      for (let k = 0; k < classes; k++) if (scores[k][i] > max) max = scores[k][i];
+      const sy = scores[y[row]][i];
+      let sum = 0;
+      for (let k = 0; k < classes; k++) {
+        const e = Math.exp(scores[k][i] - max);
+        scores[k][i] = e;
+        sum += e;
+      }
+      for (let k = 0; k < classes; k++) scores[k][i] /= sum;
+      loss += (weights ? weights[row] : 1) * (max + Math.log(sum) - sy);
+    }
+    return loss;
+  };
+
+  const accumulate = (x: Float64Array, g: Float64Array, order: Int32Array | null, start: number, end: number): number => {
+    g.fill(0);
+    let loss = 0;
+    let wsum = 0;
+    for (let bs = start; bs < end; bs += BLOCK) {
+      const len = Math.min(BLOCK, end - bs);
+      loss += softmaxBlock(x, order, bs, len);
+      // Residuals w_i (p_ik − [y_i = k]) replace the probabilities in place.
+      for (let i = 0; i < len; i++) {
+        const row = order ? order[bs + i] : bs + i;
+        const w = weights ? weights[row] : 1;
+        wsum += w;
+        for (let k = 0; k < classes; k++) scores[k][i] = w * (scores[k][i] - (k === y[row] ? 1 : 0));
+      }
+      for (let k = 0; k < classes; k++) {
+        blockGradient(z, n, p, scores[k], order, bs, len, g, k * q);
+        if (fitIntercept) {
+          let acc = 0;
+          for (let i = 0; i < len; i++) acc += scores[k][i];
+          g[k * q + p] += acc;
+        }
+      }
+    }
+    const scale = order ? (wsum > 0 ? 1 / wsum : 0) : 1 / total;
+    for (let j = 0; j < size; j++) g[j] *= scale;
+    loss *= scale;
+    if (l2) {
+      for (let k = 0; k < classes; k++) {
+        for (let j = 0; j < p; j++) {
+          const v = x[k * q + j];
+          loss += 0.5 * l2[j] * v * v;
+          g[k * q + j] += l2[j] * v;
+        }
+      }
+    }
+    return loss;
+  };
+
+  return {
+    size,
+    terms: n,
+    valueAndGradient: (x, g) => accumulate(x, g, null, 0, n),
+    batchValueAndGradient: (x, g, order, start, end) => accumulate(x, g, order, start, end),
+    hessian(x, h) {
+      // H[(k,a),(l,b)] = mean_i w_i p_ik (δ_kl − p_il) z_ia z_ib, the intercept as a column of ones.
+      h.fill(0);
+      const prob = new Float64Array(n * classes);
+      for (let bs = 0; bs < n; bs += BLOCK) {
+        const len = Math.min(BLOCK, n - bs);
+        softmaxBlock(x, null, bs, len);
+        for (let k = 0; k < classes; k++) for (let i = 0; i < len; i++) prob[(bs + i) * classes + k] = scores[k][i];
+      }
+      for (let k = 0; k < classes; k++) {
+        for (let l = 0; l <= k; l++) {
+          const weightOf = (start: number, len: number, d: Float64Array): void => {
+            for (let i = 0; i < len; i++) {
+              const o = (start + i) * classes;
+              d[i] = (weights ? weights[start + i] : 1) * prob[o + k] * ((k === l ? 1 : 0) - prob[o + l]);
+            }
+          };
+          accumulateWeightedGram(z, n, p, fitIntercept, weightOf, h, size, k * q, l * q, k !== l);
+        }
+      }
+      symmetriseLower(h, size, 1 / total);
+      if (l2) for (let k = 0; k < classes; k++) for (let j = 0; j < p; j++) h[(k * q + j) * size + k * q + j] += l2[j];
+    },
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * Ridge regression (seed 002): minimises Σ w_i (y_i − b − x_iᵀβ)² + α‖β‖² as
+ * scikit-learn's Ridge does (intercept unpenalised). "cholesky" is the closed
+ * form — solved as least squares on the design stacked over √α·I, which is
+ * better conditioned than forming XᵀX — and the optimisers minimise the same
+ * objective divided by 2Σw.
+ */
+import { z } from "zod";
+import type { Algorithm } from "../contract.js";
+import { explainRegressor } from "./explain.js";
+import { regressorStateSchema, type RegressorState } from "./linear-state.js";
+import { gradientFields, solverEnum } from "./params.js";
+import { closedForm, iterative } from "./regression-fit.js";
+import { predictRegressor } from "./regressor-predict.js";
+
+const NAME = "ridge";
+
+export const ridgeParams = z
+  .object({
+    alpha: z.number().nonnegative().default(1),
+    fit_intercept: z.boolean().default(true),
+    solver: z.enum(["cholesky", ...solverEnum.options]).default("cholesky"),
+    max_iter: z.number().int().positive().default(1000),
+    tol: z.number().positive().default(1e-6),
+    ...gradientFields,
+  })
+  .strict();
+export type RidgeParams = z.infer<typeof ridgeParams>;
+
+export const ridge: Algorithm<RidgeParams, RegressorState> = {
+  name: NAME,
+  family: "linear",
+  tasks: ["regression"],
+  description: "Ridge regression (L2-penalised least squares): closed form or any iterative solver.",
+  params: ridgeParams,
+  state: regressorStateSchema,
+  accepts: { categorical: false, missing: false, weights: true },
+  fit(train, params, ctx) {
+    if (params.solver === "cholesky") return closedForm(train, NAME, params.alpha, params.fit_intercept, "cholesky");
+    return iterative(train, NAME, params.alpha, params.solver, params, ctx);
+  },
+  predict: (state, X) => predictRegressor(state, X, NAME),
+  explain: (state) => explainRegressor(state),
+};

@@ -1,0 +1,195 @@
+/**
+ * Limited-memory BFGS (two-loop recursion, strong Wolfe line search). With an L1
+ * term it becomes OWL-QN (Andrew & Gao 2007): the direction is built from the
+ * pseudo-gradient, kept in the orthant it starts in, and the line search projects
+ * back onto that orthant, so coefficients reach exact zeros.
+ */
+import { throwIfAborted } from "../contract.js";
+import { dot, l1Value, norm2, normInf, pseudoGradient, stalled, type Objective } from "./objective.js";
+import { strongWolfe } from "./line-search.js";
+import type { MinimizeOptions, MinimizeResult } from "./types.js";
+
+class History {
+  private readonly s: Float64Array[] = [];
+  private readonly y: Float64Array[] = [];
+  private readonly rho: number[] = [];
+  private readonly alpha: Float64Array;
+
+  constructor(private readonly memory: number) {
+    this.alpha = new Float64Array(memory);
+  }
+
+  get length(): number {
+    return this.s.length;
+  }
+
+  clear(): void {
+    this.s.length = 0;
+    this.y.length = 0;
+    this.rho.length = 0;
+  }
+
+  /** Keeps the pair only when sᵀy > 0, so the implied Hessian stays positive definite. */
+  push(s: Float64Array, y: Float64Array): void {
+    const sy = dot(s, y);
+    if (!(sy > 1e-10 * norm2(s) * norm2(y))) return;
+    if (this.s.length === this.memory) {
+      const oldS = this.s.shift()!;
+      const oldY = this.y.shift()!;
+      this.rho.shift();
+      oldS.set(s);
+      oldY.set(y);
+      this.s.push(oldS);
+      this.y.push(oldY);
+    } else {
+      this.s.push(Float64Array.from(s));
+      this.y.push(Float64Array.from(y));
+    }
+    this.rho.push(1 / sy);
+  }
+
+  /** d ← −H·g by the two-loop recursion. */
+  direction(g: Float64Array, d: Float64Array): void {
+    const k = this.s.length;
+    for (let i = 0; i < d.length; i++) d[i] = -g[i];
+    for (let i = k - 1; i >= 0; i--) {
+      const a = this.rho[i] * dot(this.s[i], d);
+      this.alpha[i] = a;
+      axpy(-a, this.y[i], d);
+    }
+    if (k > 0) {
+      const y = this.y[k - 1];
+      const gamma = dot(this.s[k - 1], y) / dot(y, y);
+      for (let i = 0; i < d.length; i++) d[i] *= gamma;
+    }
+    for (let i = 0; i < k; i++) {
+      const b = this.rho[i] * dot(this.y[i], d);
+      axpy(this.alpha[i] - b, this.s[i], d);
+    }
+  }
+}
+
+function axpy(a: number, x: Float64Array, y: Float64Array): void {
+  for (let i = 0; i < y.length; i++) y[i] += a * x[i];
+}
+
+export function lbfgs(objective: Objective, x0: Float64Array, options: MinimizeOptions): MinimizeResult {
+  if (options.l1 && options.l1.some((v) => v > 0)) return owlqn(objective, x0, options, options.l1);
+  const n = objective.size;
+  const maxIter = options.maxIter ?? 1000;
+  const tol = options.tol ?? 1e-6;
+  const history = new History(options.memory ?? 10);
+  let x = Float64Array.from(x0);
+  let g = new Float64Array(n);
+  let xNew = new Float64Array(n);
+  let gNew = new Float64Array(n);
+  const d = new Float64Array(n);
+  const s = new Float64Array(n);
+  const y = new Float64Array(n);
+
+  let f = objective.valueAndGradient(x, g);
+  let gradNorm = normInf(g);
+  let iterations = 0;
+  let converged = gradNorm <= tol;
+  while (!converged && iterations < maxIter) {
+    throwIfAborted(options.signal);
+    history.direction(g, d);
+    if (!(dot(d, g) < 0)) {
+      history.clear();
+      history.direction(g, d);
+    }
+    const firstStep = history.length === 0;
+    let ls = strongWolfe(objective, x, f, g, d, xNew, gNew, firstStep ? Math.min(1, 1 / Math.max(norm2(g), 1e-300)) : 1);
+    if (!ls.ok && !firstStep) {
+      history.clear();
+      history.direction(g, d);
+      ls = strongWolfe(objective, x, f, g, d, xNew, gNew, Math.min(1, 1 / Math.max(norm2(g), 1e-300)));
+    }
+    if (!ls.ok) break;
+    iterations++;
+    for (let i = 0; i < n; i++) {
+      s[i] = xNew[i] - x[i];
+      y[i] = gNew[i] - g[i];
+    }
+    history.push(s, y);
+    const previous = f;
+    [x, xNew] = [xNew, x];
+    [g, gNew] = [gNew, g];
+    f = ls.f;
+    gradNorm = normInf(g);
+    options.onIteration?.(iterations, f);
+    if (gradNorm <= tol || stalled(previous, f)) converged = true;
+  }
+  return { x, iterations, loss: f, gradNorm, converged };
+}
+
+function owlqn(objective: Objective, x0: Float64Array, options: MinimizeOptions, l1: Float64Array): MinimizeResult {
+  const n = objective.size;
+  const maxIter = options.maxIter ?? 1000;
+  const tol = options.tol ?? 1e-6;
+  const history = new History(options.memory ?? 10);
+  let x = Float64Array.from(x0);
+  let g = new Float64Array(n);
+  let xNew = new Float64Array(n);
+  let gNew = new Float64Array(n);
+  const pg = new Float64Array(n);
+  const d = new Float64Array(n);
+  const orthant = new Float64Array(n);
+  const s = new Float64Array(n);
+  const y = new Float64Array(n);
+
+  let f = objective.valueAndGradient(x, g) + l1Value(x, l1);
+  pseudoGradient(x, g, l1, pg);
+  let gradNorm = normInf(pg);
+  let iterations = 0;
+  let converged = gradNorm <= tol;
+  while (!converged && iterations < maxIter) {
+    throwIfAborted(options.signal);
+    history.direction(pg, d);
+    for (let i = 0; i < n; i++) {
+      if (d[i] * pg[i] >= 0) d[i] = 0;
+      orthant[i] = x[i] !== 0 ? Math.sign(x[i]) : -Math.sign(pg[i]);
+    }
+    let slope = dot(pg, d);
+    if (!(slope < 0)) {
+      history.clear();
+      for (let i = 0; i < n; i++) d[i] = -pg[i];
+      slope = dot(pg, d);
+    }
+    // Backtracking on the projected path; the sufficient-decrease test uses the
+    // actual displacement, which differs from αd wherever a coordinate was clipped.
+    let alpha = history.length === 0 ? Math.min(1, 1 / Math.max(norm2(pg), 1e-300)) : 1;
+    let fNew = Infinity;
+    let accepted = false;
+    for (let k = 0; k < 60; k++) {
+      for (let i = 0; i < n; i++) {
+        const v = x[i] + alpha * d[i];
+        xNew[i] = Math.sign(v) === orthant[i] ? v : 0;
+      }
+      fNew = objective.valueAndGradient(xNew, gNew) + l1Value(xNew, l1);
+      let decrease = 0;
+      for (let i = 0; i < n; i++) decrease += pg[i] * (xNew[i] - x[i]);
+      if (fNew <= f + 1e-4 * decrease) {
+        accepted = true;
+        break;
+      }
+      alpha *= 0.5;
+    }
+    if (!accepted) break;
+    iterations++;
+    for (let i = 0; i < n; i++) {
+      s[i] = xNew[i] - x[i];
+      y[i] = gNew[i] - g[i];
+    }
+    history.push(s, y);
+    const previous = f;
+    [x, xNew] = [xNew, x];
+    [g, gNew] = [gNew, g];
+    f = fNew;
+    pseudoGradient(x, g, l1, pg);
+    gradNorm = normInf(pg);
+    options.onIteration?.(iterations, f);
+    if (gradNorm <= tol || stalled(previous, f)) converged = true;
+  }
+  return { x, iterations, loss: f, gradNorm, converged };
+}
