@@ -3,7 +3,7 @@
  * are several), intercept, and feature_importances as |standardised coefficient|
  * = |w_j|·sd(x_j) — the change in score for one standard deviation of the feature.
  */
-import type { ClassifierState, Diagnostics, RegressorState } from "./linear-state.js";
+import type { ClassifierKind, ClassifierState, Diagnostics, RegressorState } from "./linear-state.js";
 
 export interface LinearExplanation {
   coefficients: Record<string, number> | Record<string, Record<string, number>>;
@@ -29,8 +29,13 @@ export function explainRegressor(state: RegressorState): LinearExplanation {
   };
 }
 
-/** Binary models have one coefficient vector, for the positive class classes[1]; multiclass ones average the importance over classes. */
-export function explainClassifier(state: Pick<ClassifierState, "features" | "classes" | "kind" | "coef" | "intercept" | "feature_std"> & { diagnostics?: Diagnostics }): LinearExplanation {
+/**
+ * Binary models have one coefficient vector, for the positive class classes[1]; multiclass ones
+ * (softmax, or one-vs-rest laid out one row per class) average the importance over classes.
+ */
+export function explainClassifier(
+  state: Pick<ClassifierState, "features" | "classes" | "coef" | "intercept" | "feature_std"> & { kind: ClassifierKind | "ovr"; diagnostics?: Diagnostics },
+): LinearExplanation {
   const { features, classes, coef, intercept, feature_std } = state;
   const p = features.length;
   if (state.kind === "binary") {

@@ -34,10 +34,10 @@ export type RegressorState = z.infer<typeof regressorStateSchema>;
 
 /**
  * binary: one row of coef scoring classes[1] (probability by the logistic function);
- * multinomial: one row per class (softmax); ovr: one row per class, each a
- * logistic score, normalised to sum to one as scikit-learn does.
+ * multinomial: one row per class (softmax). One-vs-rest models are not flat: they
+ * are the multiclass wrapper's state over binary ones (logistic-ovr.ts).
  */
-export const classifierKind = z.enum(["binary", "multinomial", "ovr"]);
+export const classifierKind = z.enum(["binary", "multinomial"]);
 export type ClassifierKind = z.infer<typeof classifierKind>;
 
 export const classifierStateSchema = z
@@ -53,6 +53,19 @@ export const classifierStateSchema = z
   })
   .strict();
 export type ClassifierState = z.infer<typeof classifierStateSchema>;
+
+/** One summary for a model made of several fits (the multiclass wrapper's binary problems): the worst convergence, the mean loss. */
+export function combinedDiagnostics(parts: readonly Diagnostics[]): Diagnostics {
+  const losses = parts.map((d) => d.loss);
+  const norms = parts.map((d) => d.grad_norm);
+  return {
+    solver: parts[0].solver,
+    converged: parts.every((d) => d.converged),
+    iterations: Math.max(...parts.map((d) => d.iterations)),
+    loss: losses.every((v) => v !== null) ? (losses as number[]).reduce((a, b) => a + b, 0) / parts.length : null,
+    grad_norm: norms.every((v) => v !== null) ? Math.max(...(norms as number[])) : null,
+  };
+}
 
 export function closedFormDiagnostics(solver: string): Diagnostics {
   return { solver, converged: true, iterations: 0, loss: null, grad_norm: null };

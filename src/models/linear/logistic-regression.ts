@@ -1,51 +1,36 @@
 /**
  * Logistic regression (seed 002: the log-likelihood, fitted by Newton's method or
  * any other optimiser), binary, one-vs-rest or multinomial, with scikit-learn's
- * LogisticRegression parameters (C is the inverse penalty strength).
+ * LogisticRegression parameters (C is the inverse penalty strength). One-vs-rest
+ * (multi_class "ovr" with more than two classes) is the generic multiclass wrapper
+ * over the binary model; see logistic-ovr.ts.
  */
-import { z } from "zod";
 import type { Algorithm } from "../contract.js";
+import { predictMulticlass } from "../multiclass/wrapper.js";
+import { classificationTarget } from "./classification.js";
 import { predictClassifier } from "./classifier-predict.js";
 import { explainClassifier } from "./explain.js";
-import { classifierStateSchema, type ClassifierState } from "./linear-state.js";
 import { fitLogistic } from "./logistic-fit.js";
-import { gradientFields, solverEnum } from "./params.js";
+import { binaryLogistic, explainLogisticOvr, fitLogisticOvr, isLogisticOvr, logisticStateSchema, type LogisticState } from "./logistic-ovr.js";
+import { logisticRegressionParams, type LogisticRegressionParams } from "./logistic-params.js";
+
+export { classWeightParam, logisticRegressionParams, type LogisticRegressionParams } from "./logistic-params.js";
+export { isLogisticOvr, logisticStateSchema, type LogisticOvrState, type LogisticState } from "./logistic-ovr.js";
 
 const NAME = "logistic_regression";
 
-export const classWeightParam = z
-  .union([z.literal("balanced"), z.record(z.string(), z.number().positive())])
-  .nullable()
-  .default(null);
-
-export const logisticRegressionParams = z
-  .object({
-    penalty: z.enum(["l2", "l1", "elasticnet", "none"]).default("l2"),
-    C: z.number().positive().default(1),
-    /** Share of L1 in the elasticnet penalty (only read when penalty is elasticnet). */
-    l1_ratio: z.number().min(0).max(1).default(0.5),
-    fit_intercept: z.boolean().default(true),
-    class_weight: classWeightParam,
-    solver: solverEnum.default("lbfgs"),
-    /** auto: multinomial when there are more than two classes. */
-    multi_class: z.enum(["auto", "ovr", "multinomial"]).default("auto"),
-    max_iter: z.number().int().positive().default(100),
-    /** Gradient tolerance on the mean log-loss objective. */
-    tol: z.number().positive().default(1e-4),
-    ...gradientFields,
-  })
-  .strict();
-export type LogisticRegressionParams = z.infer<typeof logisticRegressionParams>;
-
-export const logisticRegression: Algorithm<LogisticRegressionParams, ClassifierState> = {
+export const logisticRegression: Algorithm<LogisticRegressionParams, LogisticState> = {
   name: NAME,
   family: "linear",
   tasks: ["classification"],
   description: "Logistic regression: binary, one-vs-rest or multinomial; L2, L1 or elastic-net penalty; Newton, quasi-Newton or gradient solvers.",
   params: logisticRegressionParams,
-  state: classifierStateSchema,
+  state: logisticStateSchema,
   accepts: { categorical: false, missing: false, weights: true },
-  fit: (train, params, ctx) => fitLogistic(train, NAME, params, ctx),
-  predict: (state, X) => predictClassifier(state, X, NAME),
-  explain: (state) => explainClassifier(state),
+  fit(train, params, ctx) {
+    if (params.multi_class === "ovr" && classificationTarget(train, NAME).classes.length > 2) return fitLogisticOvr(train, params, ctx);
+    return fitLogistic(train, NAME, { ...params, multi_class: params.multi_class === "multinomial" ? "multinomial" : "auto" }, ctx);
+  },
+  predict: (state, X) => (isLogisticOvr(state) ? predictMulticlass(binaryLogistic, state.model, X) : predictClassifier(state, X, NAME)),
+  explain: (state) => (isLogisticOvr(state) ? explainLogisticOvr(state) : explainClassifier(state)),
 };

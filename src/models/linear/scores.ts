@@ -54,19 +54,7 @@ export function probabilities(scores: Float64Array, n: number, classes: number, 
     }
     return proba;
   }
-  if (kind === "multinomial") {
-    softmaxRows(scores, n, classes);
-    return scores;
-  }
-  for (let i = 0; i < n; i++) {
-    let sum = 0;
-    for (let c = 0; c < classes; c++) {
-      const v = sigmoid(scores[i * classes + c]);
-      scores[i * classes + c] = v;
-      sum += v;
-    }
-    for (let c = 0; c < classes; c++) scores[i * classes + c] /= sum;
-  }
+  softmaxRows(scores, n, classes);
   return scores;
 }
 

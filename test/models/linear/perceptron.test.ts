@@ -1,6 +1,6 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { perceptron } from "../../../src/models/linear/perceptron.js";
+import { isMulticlassPerceptron, perceptron } from "../../../src/models/linear/perceptron.js";
 import { UnusableInputError } from "../../../src/models/contract.js";
 import { classificationSet, ctx, fixture, frame, roundTrip, accuracy } from "./helpers.js";
 
@@ -37,6 +37,7 @@ describe("perceptron on the logic functions (seeds 002/003)", () => {
     // after epochs 1–5 (w; θ) = (1,1; 0), (2,1; 1), (2,1; 2), (2,2; 2), (2,1; 3);
     // epoch 6 makes no mistake.
     const state = perceptron.fit(classificationSet(X, [0, 0, 0, 1]), perceptron.params.parse({ shuffle: false }), ctx());
+    assert.ok(!isMulticlassPerceptron(state));
     assert.deepEqual([...state.coef], [2, 1]);
     assert.equal(state.threshold, 3);
     assert.equal(state.diagnostics.iterations, 6);
@@ -60,8 +61,14 @@ describe("perceptron contract", () => {
     assert.equal(state.diagnostics.converged, true);
     assert.equal(accuracy(Int32Array.from(labels(state, x)), y), 1);
   });
-  test("more than two classes is refused (a one-vs-rest wrapper's job)", () => {
-    assert.throws(() => perceptron.fit(classificationSet(frame(["a"], [[0], [1], [2]]), [0, 1, 2]), perceptron.params.parse({}), ctx()), UnusableInputError);
+  test("more than two classes go through the multiclass wrapper (one-vs-rest by default); two classes stay one flat model", () => {
+    const three = perceptron.fit(classificationSet(frame(["a"], [[0], [1], [2]]), [0, 1, 2]), perceptron.params.parse({}), ctx());
+    assert.ok(isMulticlassPerceptron(three));
+    assert.equal(three.model.strategy, "ovr");
+    assert.equal(three.model.models.length, 3);
+    const two = perceptron.fit(classificationSet(X, [0, 1, 1, 1]), perceptron.params.parse({ multiclass: "ovo" }), ctx());
+    assert.ok(!isMulticlassPerceptron(two));
+    assert.throws(() => perceptron.fit(classificationSet(frame(["a"], [[0], [1]]), [0, 0], ["0", "1", "2"]), perceptron.params.parse({}), ctx()), UnusableInputError);
   });
   test("save → load → identical predictions; same seed → same state", () => {
     const y = [0, 1, 1, 1];

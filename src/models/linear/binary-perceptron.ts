@@ -1,0 +1,137 @@
+/**
+ * The perceptron of seeds 002/003: y = step(wᵀx − θ), trained by
+ * w ← w + η(y − ŷ)x with the threshold θ learnt as the weight of a dummy input
+ * fixed at −1. Two classes only; `perceptron` wraps it for more. Training
+ * stops after an epoch without a mistake (converged) or after max_iter epochs —
+ * which is how XOR, not linearly separable, ends: with converged: false.
+ * Its decision wᵀx − θ is the confidence the multiclass wrapper breaks OvR ties with.
+ */
+import { z } from "zod";
+import type { Frame } from "../../data/frame.js";
+import { shuffleInPlace } from "../../data/random.js";
+import { UnusableInputError, throwIfAborted } from "../contract.js";
+import type { BinaryLearner } from "../multiclass/binary-learner.js";
+import { f64 } from "../state-schemas.js";
+import { classificationTarget } from "./classification.js";
+import { fittedColumns, moments, numericDesign } from "./design.js";
+import { diagnosticsSchema } from "./linear-state.js";
+
+const NAME = "perceptron";
+
+export const binaryPerceptronParamsShape = {
+  /** Learning rate η. */
+  eta0: z.number().positive().default(1),
+  /** Epochs (passes over the rows). */
+  max_iter: z.number().int().positive().default(1000),
+  /** Visit the rows in a new seeded order every epoch. */
+  shuffle: z.boolean().default(true),
+  /** Learn the threshold θ; false fixes θ = 0. */
+  fit_intercept: z.boolean().default(true),
+};
+export const binaryPerceptronParams = z.object(binaryPerceptronParamsShape).strict();
+export type BinaryPerceptronParams = z.infer<typeof binaryPerceptronParams>;
+
+export const binaryPerceptronState = z
+  .object({
+    features: z.array(z.string()),
+    classes: z.array(z.string()),
+    coef: f64,
+    threshold: z.number(),
+    feature_std: f64,
+    diagnostics: diagnosticsSchema,
+  })
+  .strict();
+export type BinaryPerceptronState = z.infer<typeof binaryPerceptronState>;
+
+/** wᵀx − θ per row: ≥ 0 predicts classes[1]. */
+function decision(state: BinaryPerceptronState, X: Frame): Float64Array {
+  const columns = fittedColumns(X, state.features, NAME);
+  const n = X.rowCount;
+  const scores = new Float64Array(n).fill(-state.threshold);
+  columns.forEach((c, j) => {
+    const wj = state.coef[j];
+    for (let i = 0; i < n; i++) scores[i] += wj * c[i];
+  });
+  return scores;
+}
+
+export const binaryPerceptron: BinaryLearner<BinaryPerceptronParams, BinaryPerceptronState> = {
+  name: NAME,
+  family: "linear",
+  tasks: ["classification"],
+  description: "Rosenblatt's two-class perceptron",
+  params: binaryPerceptronParams,
+  state: binaryPerceptronState,
+  accepts: { categorical: false, missing: false, weights: false },
+  fit(train, params, ctx) {
+    const design = numericDesign(train.X, NAME);
+    const { y, classes } = classificationTarget(train, NAME);
+    if (classes.length !== 2) throw new UnusableInputError(`the binary ${NAME} got ${classes.length} classes`);
+    const { n, p } = design;
+    const rows = new Float64Array(n * p);
+    design.columns.forEach((c, j) => {
+      for (let i = 0; i < n; i++) rows[i * p + j] = c[i];
+    });
+    const w = new Float64Array(p);
+    let theta = 0;
+    const order = new Int32Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    let epochs = 0;
+    let mistakes = n;
+    while (epochs < params.max_iter && mistakes > 0) {
+      throwIfAborted(ctx.signal);
+      if (params.shuffle) shuffleInPlace(order, ctx.rng);
+      mistakes = 0;
+      for (let t = 0; t < n; t++) {
+        const i = order[t];
+        const o = i * p;
+        let s = -theta;
+        for (let j = 0; j < p; j++) s += w[j] * rows[o + j];
+        const predicted = s >= 0 ? 1 : 0;
+        const err = y[i] - predicted;
+        if (err === 0) continue;
+        mistakes++;
+        const step = params.eta0 * err;
+        for (let j = 0; j < p; j++) w[j] += step * rows[o + j];
+        if (params.fit_intercept) theta -= step;
+      }
+      epochs++;
+      ctx.progress(epochs / params.max_iter);
+    }
+    return {
+      features: design.names,
+      classes: [...classes],
+      coef: w,
+      threshold: theta,
+      feature_std: moments(design.columns, n).std,
+      diagnostics: { solver: "perceptron", converged: mistakes === 0, iterations: epochs, loss: mistakes, grad_norm: null },
+    };
+  },
+  predict(state, X) {
+    const scores = decision(state, X);
+    const labels = new Int32Array(scores.length);
+    for (let i = 0; i < scores.length; i++) labels[i] = scores[i] >= 0 ? 1 : 0;
+    return { task: "classification", labels };
+  },
+  decision,
+  /** No probabilities; saying so lets the wrapper take the decision alone, without a predict pass. */
+  probabilityOf: () => null,
+};
+
+/** API.md's linear explanation of one binary perceptron: weights, the threshold as a negative intercept. */
+export function explainBinaryPerceptron(state: BinaryPerceptronState) {
+  const coefficients: Record<string, number> = {};
+  const importances: Record<string, number> = {};
+  state.features.forEach((f, j) => {
+    coefficients[f] = state.coef[j];
+    importances[f] = Math.abs(state.coef[j]) * state.feature_std[j];
+  });
+  return {
+    coefficients,
+    intercept: -state.threshold,
+    threshold: state.threshold,
+    positive_class: state.classes[1],
+    feature_importances: importances,
+    diagnostics: state.diagnostics,
+  };
+}
