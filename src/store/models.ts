@@ -15,6 +15,7 @@ export interface Problem {
   status: number;
   detail?: string;
   code: string;
+  errors?: { path: string; message: string }[];
 }
 
 /** What the client asked for, resolved (defaults filled in). Stored as JSON; the worker trains from it. */

@@ -52,7 +52,10 @@ const problem = (title: string, detail: string, code: string, status = 500): Pro
 function describeFailure(error: unknown): Problem {
   const e = error as { code?: string; message?: string; name?: string };
   if (e?.code === "ERR_WORKER_OUT_OF_MEMORY") return problem("Training ran out of memory", "the job exceeded the worker heap limit (XIGUA_WORKER_HEAP_MB)", "out_of_memory");
-  if (e?.name === "UnusableInputError") return problem("Unusable input", e.message ?? "", "unusable_input", 422);
+  if (e?.name === "UnusableInputError" || e?.name === "DataError") {
+    const path = (error as { path?: string }).path;
+    return { ...problem("Unusable input", e.message ?? "", "unusable_input", 422), ...(path ? { errors: [{ path, message: e.message ?? "" }] } : {}) };
+  }
   if (e?.message?.includes("Terminating worker thread") || e?.message?.includes("worker") && e?.message?.includes("exit")) {
     return problem("Worker crashed", "the worker thread running this job stopped unexpectedly", "worker_crashed");
   }

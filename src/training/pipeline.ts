@@ -5,11 +5,18 @@
  *   raw Frame ─▶ user steps ─▶ automatic steps ─▶ algorithm
  *                               (impute when the algorithm takes no missing values,
  *                                one_hot when it takes no categorical columns)
+ *
+ * A `resample` step changes the training rows and target at fit time and is the
+ * identity afterwards, so held-out and prediction rows are never resampled.
+ * A DataError from step i (bad input found while fitting: a categorical column
+ * given to scale, box_cox on a non-positive value, k above the feature count)
+ * leaves here with its path prefixed `preprocessing[i].`.
  */
 import { z } from "zod";
+import { DataError } from "../data/errors.js";
 import type { Frame } from "../data/frame.js";
-import type { Algorithm, FitContext, Prediction, TrainingSet } from "../models/contract.js";
-import { STEP_REGISTRY, type PipelineStep } from "./steps.js";
+import type { Algorithm, FitContext, Prediction, Target, TrainingSet } from "../models/contract.js";
+import { STEP_REGISTRY, type PipelineStep, type PlannedColumn, type PlannedTarget } from "./steps.js";
 
 export interface FittedStep {
   step: string;
@@ -55,8 +62,55 @@ export function resolveSteps(requests: readonly StepRequest[]): { step: string; 
       const field = issue.path.length ? `.${issue.path.join(".")}` : "";
       throw new StepSpecError(`step ${name}: ${issue.message}`, `preprocessing[${index}]${field}`);
     }
+    const problem = step.check?.(parsed.data);
+    if (problem) throw new StepSpecError(`step ${name}: ${problem.message}`, stepPath(index, problem.path));
     return { step: name, spec: parsed.data };
   });
+}
+
+function stepPath(index: number, path: string | undefined): string {
+  return `preprocessing[${index}]${path ? `.${path}` : ""}`;
+}
+
+/** Runs `fn`; a DataError it throws comes back with its path under `preprocessing[index]`. */
+function atStep<T>(index: number, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof DataError && e.name === "DataError") throw new DataError(e.message, stepPath(index, e.path));
+    throw e;
+  }
+}
+
+/**
+ * Runs the resolved steps over the dataset's columns (names, types, levels, and
+ * the minimum of each numeric column when known) without data, so that problems
+ * the schema alone can see — a column that does not exist, a categorical column
+ * given to scale, box_cox on a column with non-positive values, k above the number
+ * of candidate features, n_components above K − 1 — are refused before a job is
+ * queued (StepSpecError with `preprocessing[i].<field>`). Checking stops quietly
+ * after a step whose output columns depend on the data (select, impute with
+ * add_indicator, …); fitting checks the rest. Returns the planned output
+ * columns, or null when they are not known.
+ */
+export function planSteps(steps: readonly { step: string; spec: unknown }[], columns: readonly PlannedColumn[], target: PlannedTarget | null): PlannedColumn[] | null {
+  let current: PlannedColumn[] | null = [...columns];
+  steps.forEach((s, index) => {
+    if (current === null) return;
+    const step = lookupStep(s.step, index);
+    if (!step.plan) {
+      current = null;
+      return;
+    }
+    const input: PlannedColumn[] = current;
+    try {
+      current = step.plan(s.spec, input, target);
+    } catch (e) {
+      if (e instanceof DataError) throw new StepSpecError(`step ${s.step}: ${e.message}`, stepPath(index, e.path));
+      throw e;
+    }
+  });
+  return current;
 }
 
 function hasCategorical(frame: Frame): boolean {
@@ -82,19 +136,71 @@ export function fitPipeline(
 ): FittedPipeline {
   const steps: FittedStep[] = [];
   let X = train.X;
+  let target: Target | null = train.target;
+  let weights = train.weights;
   const fitStep = (name: string, spec: unknown, automatic: boolean) => {
     const step = STEP_REGISTRY[name];
-    const fitted = step.fit(X, spec, { target: train.target, rng: ctx.rng });
+    const stepCtx = { target, rng: ctx.rng, signal: ctx.signal };
+    if (step.resample) {
+      const out = step.resample(X, target, spec, stepCtx);
+      const rows = out.rows;
+      steps.push({ step: name, spec, fitted: out.fitted, automatic });
+      X = out.frame;
+      target = out.target;
+      if (weights) {
+        const w = weights;
+        weights = Float64Array.from(rows, (r) => w[r]);
+      }
+      return;
+    }
+    const fitted = step.fit(X, spec, stepCtx);
     steps.push({ step: name, spec, fitted, automatic });
     X = step.apply(fitted, X);
   };
-  requested.forEach((s) => fitStep(s.step, s.spec, false));
+  requested.forEach((s, index) => atStep(index, () => fitStep(s.step, s.spec, false)));
   // Imputation always goes in front of a learner that cannot take missing values:
   // training rows may be complete while a row sent to /predict is not.
   if (!algorithm.accepts.missing) fitStep("impute", STEP_REGISTRY.impute.spec.parse({}), true);
   if (!algorithm.accepts.categorical && hasCategorical(X)) fitStep("one_hot", STEP_REGISTRY.one_hot.spec.parse({}), true);
-  const state = algorithm.fit({ ...train, X, weights: algorithm.accepts.weights ? train.weights : undefined }, params, ctx);
+  const state = algorithm.fit({ X, target, weights: algorithm.accepts.weights ? weights : undefined }, params, ctx);
   return { steps, state };
+}
+
+/** What GET /v1/models/{id} shows of one fitted step. */
+export interface StepDescription {
+  step: string;
+  automatic: boolean;
+  /** The options, defaults filled in. */
+  options: unknown;
+  /** The step's own summary (selected features and scores, explained variance, scaler statistics, …); null if it has none. */
+  fitted: Record<string, unknown> | null;
+}
+
+/** The fitted steps for people, JSON-safe (non-finite numbers are null). */
+export function describeSteps(steps: readonly FittedStep[]): StepDescription[] {
+  return steps.map((s) => {
+    const step = Object.hasOwn(STEP_REGISTRY, s.step) ? STEP_REGISTRY[s.step] : undefined;
+    return {
+      step: s.step,
+      automatic: s.automatic,
+      options: jsonSafe(s.spec),
+      fitted: step?.describe ? (jsonSafe(step.describe(s.fitted)) as Record<string, unknown>) : null,
+    };
+  });
+}
+
+export function describePipeline(pipeline: FittedPipeline): StepDescription[] {
+  return describeSteps(pipeline.steps);
+}
+
+function jsonSafe(value: unknown): unknown {
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  if (value === null || typeof value !== "object") return value === undefined ? null : value;
+  if (ArrayBuffer.isView(value)) return Array.from(value as unknown as ArrayLike<number>, (v) => jsonSafe(v));
+  if (Array.isArray(value)) return value.map(jsonSafe);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = jsonSafe(v);
+  return out;
 }
 
 export function predictPipeline(algorithm: Algorithm, pipeline: FittedPipeline, X: Frame): Prediction {

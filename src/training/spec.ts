@@ -7,14 +7,14 @@
 import { z } from "zod";
 import type { Task } from "../models/contract.js";
 import { getAlgorithm } from "../models/registry.js";
-import { resolveSteps, StepSpecError, type StepRequest } from "./pipeline.js";
+import { planSteps, resolveSteps, StepSpecError, type StepRequest } from "./pipeline.js";
 import type { ResolvedSpec } from "./train.js";
 import { defaultValidation, validationSchema } from "./validation.js";
 
 /** What spec resolution needs to know about the dataset: its columns, from the stored metadata. */
 export interface DatasetColumns {
   row_count: number;
-  columns: { name: string; type: "numeric" | "categorical"; levels?: string[] }[];
+  columns: { name: string; type: "numeric" | "categorical"; levels?: string[]; missing_count?: number; summary?: { min: number | null } }[];
 }
 
 export interface TrainRequest {
@@ -101,6 +101,16 @@ export function resolveSpec(request: TrainRequest, dataset: DatasetColumns, purp
   let steps: { step: string; spec: unknown }[];
   try {
     steps = resolveSteps(request.preprocessing ?? []);
+    // Column-level checks (a categorical column given to scale, box_cox on non-positive values, k above
+    // the feature count, …) from the stored column metadata, so they are a 422 now rather than a failed job.
+    planSteps(
+      steps,
+      features.map((f) => {
+        const c = byName.get(f)!;
+        return { name: c.name, type: c.type, levels: c.levels, min: c.summary?.min ?? null, missing: c.missing_count };
+      }),
+      targetColumn ? { type: targetColumn.type, levels: targetColumn.levels } : null,
+    );
   } catch (e) {
     if (e instanceof StepSpecError) throw new SpecError(e.message, e.path, "invalid_step");
     throw e;

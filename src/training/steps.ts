@@ -64,3 +64,10 @@ const steps: readonly TypedStep<never, never>[] = [pcaStep, ldaProjectionStep, m
 for (const s of steps) registry[s.name] = s as unknown as PipelineStep;
 
 export const STEP_REGISTRY: Readonly<Record<string, PipelineStep>> = registry;
+
+/** Every step with its description and options schema (for GET /v1/algorithms-style listings and the OpenAPI document). */
+export function listSteps(): { name: string; description: string; spec: z.ZodType }[] {
+  return Object.keys(registry)
+    .sort()
+    .map((name) => ({ name, description: registry[name].description ?? "", spec: registry[name].spec }));
+}

@@ -108,6 +108,9 @@ describe("training", () => {
     ["unknown step", { algorithm: "cart", target: "好瓜", preprocessing: [{ step: "magic" }] }, 422, "preprocessing[0].step"],
     ["bad step option", { algorithm: "baseline", target: "好瓜", preprocessing: [{ step: "impute", numeric: "sometimes" }] }, 422],
     ["unknown body field", { algorithm: "cart", target: "好瓜", colour: "red" }, 400],
+    ["scale given a categorical column", { algorithm: "svm", target: "好瓜", preprocessing: [{ step: "scale", method: "standard", columns: ["色泽"] }] }, 422],
+    ["box_cox on values that are not positive", { algorithm: "ridge", target: "密度", features: ["编号", "含糖率"], preprocessing: [{ step: "transform", method: "box_cox", columns: ["编号"] }, { step: "transform", method: "log", columns: ["含糖率"] }, { step: "scale", columns: ["色泽"] }] }, 422],
+    ["select k above the feature count", { algorithm: "cart", target: "好瓜", features: ["密度", "含糖率"], preprocessing: [{ step: "select", method: "variance", k: 5 }] }, 422],
   ];
   for (const [name, body, status, path] of bad) {
     test(`${name} → ${status} before anything is queued`, async () => {

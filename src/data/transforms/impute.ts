@@ -7,10 +7,15 @@
  * A column with no value in the training rows: numeric → 0 (or numeric_fill_value
  * with the constant strategy); categorical → its first level, or
  * categorical_fill_value when it has no levels at all (or with the constant strategy).
+ *
+ * add_indicator (scikit-learn's name) puts a 0/1 column `<column>_missing` right
+ * after each column that had missing cells in the training rows (only those, as
+ * scikit-learn's features="missing-only"), 1 where the cell was missing (or, for a
+ * categorical column, held a level unseen in training).
  */
 import { z } from "zod";
 import { MISSING_CODE, sortLevels, type Column, type Frame } from "../frame.js";
-import { expectColumn, replaceColumns, targetColumns, type Transform } from "./transform.js";
+import { byColumn, checkNewNames, expectColumn, pickColumns, replaceColumns, targetColumns, type Transform } from "./transform.js";
 
 const STEP = "impute";
 
@@ -22,6 +27,7 @@ export const imputeSpec = z
     categorical_strategy: z.enum(["most_frequent", "constant"]).default("most_frequent"),
     numeric_fill_value: z.number().default(0),
     categorical_fill_value: z.string().min(1).default("missing"),
+    add_indicator: z.boolean().default(false),
   })
   .strict();
 
@@ -29,9 +35,15 @@ export const imputeFitted = z
   .object({
     columns: z.array(
       z.discriminatedUnion("type", [
-        z.object({ name: z.string(), type: z.literal("numeric"), value: z.number() }).strict(),
+        z.object({ name: z.string(), type: z.literal("numeric"), value: z.number(), indicator: z.boolean().default(false) }).strict(),
         z
-          .object({ name: z.string(), type: z.literal("categorical"), levels: z.array(z.string()), fill: z.number().int().min(0) })
+          .object({
+            name: z.string(),
+            type: z.literal("categorical"),
+            levels: z.array(z.string()),
+            fill: z.number().int().min(0),
+            indicator: z.boolean().default(false),
+          })
           .strict()
           .refine((c) => c.fill < c.levels.length, { message: "fill must index one of the levels" }),
       ]),
@@ -42,6 +54,7 @@ export const imputeFitted = z
 export type ImputeSpec = z.infer<typeof imputeSpec>;
 export type ImputeFitted = z.infer<typeof imputeFitted>;
 type FittedColumn = ImputeFitted["columns"][number];
+type FittedValue = Omit<Extract<FittedColumn, { type: "numeric" }>, "indicator"> | Omit<Extract<FittedColumn, { type: "categorical" }>, "indicator">;
 
 export const impute: Transform<ImputeSpec, ImputeFitted> = {
   name: STEP,
@@ -50,18 +63,75 @@ export const impute: Transform<ImputeSpec, ImputeFitted> = {
   fitted: imputeFitted,
 
   fit(frame, spec) {
-    const columns = targetColumns(frame, spec.columns, ["numeric", "categorical"], STEP);
-    return { columns: columns.map((c) => (c.type === "numeric" ? fitNumeric(c.name, c.values, spec) : fitCategorical(c.name, c.codes, c.levels, spec))) };
+    const columns = targetColumns(frame, spec.columns, ["numeric", "categorical"], STEP).map((c) => {
+      const fitted = c.type === "numeric" ? fitNumeric(c.name, c.values, spec) : fitCategorical(c.name, c.codes, c.levels, spec);
+      return { ...fitted, indicator: spec.add_indicator && countMissing(c) > 0 };
+    });
+    checkNewNames(
+      frame.columns.map((c) => c.name),
+      columns.filter((c) => c.indicator).map((c) => indicatorName(c.name)),
+      STEP,
+      "add_indicator",
+    );
+    return { columns };
   },
 
   apply(fitted, frame) {
     const replacements = new Map<string, Column[]>();
-    for (const f of fitted.columns) replacements.set(f.name, [applyColumn(f, frame)]);
+    for (const f of fitted.columns) {
+      const filled = applyColumn(f, frame);
+      replacements.set(f.name, f.indicator ? [filled, indicatorColumn(f, frame)] : [filled]);
+    }
     return replaceColumns(frame, replacements);
+  },
+
+  describe(fitted) {
+    const numeric = fitted.columns.filter((c) => c.type === "numeric");
+    const categorical = fitted.columns.filter((c) => c.type === "categorical");
+    return {
+      fill_values: {
+        ...byColumn(
+          numeric.map((c) => c.name),
+          numeric.map((c) => c.value),
+        ),
+        ...Object.fromEntries(categorical.map((c) => [c.name, c.levels[c.fill]])),
+      },
+      indicator_columns: fitted.columns.filter((c) => c.indicator).map((c) => indicatorName(c.name)),
+    };
+  },
+
+  plan(spec, columns) {
+    pickColumns(columns, spec.columns, ["numeric", "categorical"], STEP);
+    // Which columns get an indicator depends on the training rows of each fit.
+    return spec.add_indicator ? null : [...columns];
   },
 };
 
-function fitNumeric(name: string, values: Float64Array, spec: ImputeSpec): FittedColumn {
+export function indicatorName(column: string): string {
+  return `${column}_missing`;
+}
+
+function countMissing(c: Column): number {
+  let k = 0;
+  if (c.type === "numeric") for (const v of c.values) k += Number.isNaN(v) ? 1 : 0;
+  else for (const code of c.codes) k += code === MISSING_CODE ? 1 : 0;
+  return k;
+}
+
+function indicatorColumn(f: FittedColumn, frame: Frame): Column {
+  const c = expectColumn(frame, f.name, f.type, STEP);
+  const values = new Float64Array(frame.rowCount);
+  if (c.type === "numeric") {
+    for (let i = 0; i < values.length; i++) values[i] = Number.isNaN(c.values[i]) ? 1 : 0;
+  } else if (f.type === "categorical") {
+    const known = new Set(f.levels);
+    const unseen = Uint8Array.from(c.levels, (level) => (known.has(level) ? 0 : 1));
+    for (let i = 0; i < values.length; i++) values[i] = c.codes[i] === MISSING_CODE || unseen[c.codes[i]] === 1 ? 1 : 0;
+  }
+  return { type: "numeric", name: indicatorName(f.name), values };
+}
+
+function fitNumeric(name: string, values: Float64Array, spec: ImputeSpec): FittedValue {
   if (spec.numeric_strategy === "constant") return { name, type: "numeric", value: spec.numeric_fill_value };
   const present = values.filter((x) => !Number.isNaN(x));
   if (present.length === 0) return { name, type: "numeric", value: 0 };
@@ -78,7 +148,7 @@ function fitNumeric(name: string, values: Float64Array, spec: ImputeSpec): Fitte
   return { name, type: "numeric", value: Number.isFinite(mean) ? mean : present.reduce((m, x) => m + x / present.length, 0) };
 }
 
-function fitCategorical(name: string, codes: Int32Array, levels: readonly string[], spec: ImputeSpec): FittedColumn {
+function fitCategorical(name: string, codes: Int32Array, levels: readonly string[], spec: ImputeSpec): FittedValue {
   const constant = spec.categorical_fill_value;
   if (spec.categorical_strategy === "most_frequent") {
     const counts = new Float64Array(levels.length);

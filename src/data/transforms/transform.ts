@@ -12,6 +12,12 @@
  *   objects, in the same places; a column it encodes is replaced where it stood.
  * - DataError paths are relative to the step's options (`columns`); the pipeline
  *   prefixes them with the step's place in the request.
+ * - `describe` (optional) summarises a fitted step for people (GET /v1/models/{id}):
+ *   JSON-safe plain data keyed by column name, no typed arrays.
+ * - `plan` (optional) runs the step on column names and types alone, so that a bad
+ *   request (a missing column, a categorical column given to `scale`) is refused
+ *   before a job is queued; it returns null when the output columns depend on the
+ *   data itself (the checks of later steps then wait for fit time).
  */
 import type { z } from "zod";
 import { DataError } from "../errors.js";
@@ -25,6 +31,19 @@ export interface Transform<Spec = unknown, Fitted = unknown> {
   readonly fitted: z.ZodType<Fitted>;
   fit(frame: Frame, spec: Spec): Fitted;
   apply(fitted: Fitted, frame: Frame): Frame;
+  describe?(fitted: Fitted): Record<string, unknown>;
+  plan?(spec: Spec, columns: readonly PlannedColumn[]): PlannedColumn[] | null;
+}
+
+/** A column as known before fitting: from the dataset's stored metadata. */
+export interface PlannedColumn {
+  readonly name: string;
+  readonly type: ColumnType;
+  readonly levels?: readonly string[];
+  /** Smallest present value over the whole dataset (numeric columns), when known. */
+  readonly min?: number | null;
+  /** Missing cells over the whole dataset, when known. */
+  readonly missing?: number;
 }
 
 /**
@@ -32,9 +51,19 @@ export interface Transform<Spec = unknown, Fitted = unknown> {
  * accepted type), or by default every column of an accepted type.
  */
 export function targetColumns(frame: Frame, named: readonly string[] | undefined, accepted: readonly ColumnType[], step: string): Column[] {
-  if (named === undefined) return frame.columns.filter((c) => accepted.includes(c.type));
+  return pickColumns(frame.columns, named, accepted, step);
+}
+
+/** targetColumns over any list of typed, named columns (fitted frames and planned schemas alike). */
+export function pickColumns<C extends { readonly name: string; readonly type: ColumnType }>(
+  columns: readonly C[],
+  named: readonly string[] | undefined,
+  accepted: readonly ColumnType[],
+  step: string,
+): C[] {
+  if (named === undefined) return columns.filter((c) => accepted.includes(c.type));
   return named.map((name, i) => {
-    const c = frame.columns.find((col) => col.name === name);
+    const c = columns.find((col) => col.name === name);
     if (!c) throw new DataError(`${step}: there is no column "${name}"`, `columns[${i}]`);
     if (!accepted.includes(c.type)) throw new DataError(`${step}: column "${name}" is ${c.type}, and this step takes ${accepted.join(" or ")} columns`, `columns[${i}]`);
     return c;
@@ -52,4 +81,36 @@ export function expectColumn(frame: Frame, name: string, type: ColumnType, step:
 /** Frame with some columns replaced in place (each by zero or more columns); the rest untouched. */
 export function replaceColumns(frame: Frame, replacements: ReadonlyMap<string, readonly Column[]>): Frame {
   return makeFrame(frame.columns.flatMap((c) => replacements.get(c.name) ?? [c]));
+}
+
+/** Planned columns with some replaced in place (each by zero or more columns); the rest untouched. */
+export function replacePlanned(columns: readonly PlannedColumn[], replacements: ReadonlyMap<string, readonly PlannedColumn[]>): PlannedColumn[] {
+  return columns.flatMap((c) => replacements.get(c.name) ?? [c]);
+}
+
+/** Throws a DataError at `path` when a column name is already taken. */
+export function checkNewNames(existing: Iterable<string>, added: readonly string[], step: string, path: string): void {
+  const names = new Set(existing);
+  for (const name of added) {
+    if (names.has(name)) throw new DataError(`${step}: the step would create a column "${name}", which already exists`, path);
+    names.add(name);
+  }
+}
+
+/** Numbers for a JSON document: NaN and ±Infinity become null. */
+export function jsonNumbers(values: ArrayLike<number>): (number | null)[] {
+  return Array.from(values, (v) => (Number.isFinite(v) ? v : null));
+}
+
+/** { column: value } for a summary. */
+export function byColumn(names: readonly string[], values: ArrayLike<number>): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  names.forEach((name, j) => (out[name] = Number.isFinite(values[j]) ? values[j] : null));
+  return out;
+}
+
+/** The values of a numeric column a fitted step expects. */
+export function expectNumeric(frame: Frame, name: string, step: string): Float64Array {
+  const c = expectColumn(frame, name, "numeric", step);
+  return c.type === "numeric" ? c.values : new Float64Array(0);
 }

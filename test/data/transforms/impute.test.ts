@@ -16,6 +16,7 @@ describe("impute", () => {
       categorical_strategy: "most_frequent",
       numeric_fill_value: 0,
       categorical_fill_value: "missing",
+      add_indicator: false,
     });
     assert.equal(impute.spec.safeParse({ strategy: "mean" }).success, false);
     assert.equal(impute.spec.safeParse({ numeric_strategy: "mode" }).success, false);
@@ -39,7 +40,7 @@ describe("impute", () => {
     const f = readCsv("x,y\n1,a\n,b\n3,a\n10,\n");
     const train = takeRows(f, [0, 1, 2]);
     const mean = impute.fit(train, impute.spec.parse({}));
-    assert.deepEqual(mean.columns[0], { name: "x", type: "numeric", value: 2 });
+    assert.deepEqual(mean.columns[0], { name: "x", type: "numeric", value: 2, indicator: false });
     assert.deepEqual([...numeric(impute.apply(mean, f), "x")], [1, 2, 3, 10]);
     const median = impute.fit(f, impute.spec.parse({ numeric_strategy: "median" }));
     assert.deepEqual([...numeric(impute.apply(median, f), "x")], [1, 3, 3, 10]);
@@ -56,11 +57,11 @@ describe("impute", () => {
     const f = readCsv("x,y,z\n,a,\n,b,\n5,,\n", { columnTypes: { z: "categorical" } });
     const fitted = impute.fit(takeRows(f, [0, 1]), impute.spec.parse({ columns: ["x", "z"] }));
     assert.deepEqual(fitted.columns, [
-      { name: "x", type: "numeric", value: 0 },
-      { name: "z", type: "categorical", levels: ["missing"], fill: 0 },
+      { name: "x", type: "numeric", value: 0, indicator: false },
+      { name: "z", type: "categorical", levels: ["missing"], fill: 0, indicator: false },
     ]);
     const y = impute.fit(takeRows(f, [2]), impute.spec.parse({ columns: ["y"] }));
-    assert.deepEqual(y.columns[0], { name: "y", type: "categorical", levels: ["a", "b"], fill: 0 });
+    assert.deepEqual(y.columns[0], { name: "y", type: "categorical", levels: ["a", "b"], fill: 0, indicator: false });
     const out = impute.apply(fitted, f);
     assert.deepEqual([...numeric(out, "x")], [0, 0, 5]);
     assert.deepEqual(texts(out, "y"), ["a", "b", null], "y was not named, so it is untouched");
