@@ -45,7 +45,7 @@ for (;;) {
 }
 const atRest = vmHwm(server.pid!);
 const times: number[] = [];
-for (let i = 0; i < 3; i++) {
+for (let i = 0; i < Number(process.env.UPLOADS ?? 3); i++) {
   const started = performance.now();
   const res = await fetch(`http://127.0.0.1:${port}/v1/datasets?name=bench${i}`, { method: "POST", headers: { "content-type": "text/csv" }, body: csv });
   if (res.status !== 201) throw new Error(`${res.status} ${await res.text()}`);
@@ -60,6 +60,6 @@ rmSync(dir, { recursive: true, force: true });
 
 const best = Math.min(...times);
 console.log(`CSV ${mib(csv.length).toFixed(1)} MiB, ${ROWS} × ${COLS}`);
-console.log(`POST /v1/datasets → 201: best ${best.toFixed(0)} ms of 3 (${times.map((t) => t.toFixed(0)).join(", ")})`);
+console.log(`POST /v1/datasets → 201: best ${best.toFixed(0)} ms of ${times.length} (${times.map((t) => t.toFixed(0)).join(", ")})`);
 console.log(`pandas.read_csv: ${Number.isNaN(pandasMs) ? "n/a" : pandasMs.toFixed(0) + " ms"}; ratio ${(best / pandasMs).toFixed(2)} (target ≤ 2)`);
 console.log(`server peak RSS ${mib(peak).toFixed(0)} MiB = ${(peak / csv.length).toFixed(2)} × CSV (target ≤ 4); at rest ${mib(atRest).toFixed(0)} MiB; upload adds ${mib(peak - atRest).toFixed(0)} MiB = ${((peak - atRest) / csv.length).toFixed(2)} × CSV`);

@@ -14,6 +14,7 @@ import { JobRunner } from "../training/jobs.js";
 import { DEFAULTS, type Config } from "./config.js";
 import { ModelCache } from "./model-cache.js";
 import { registerErrorHandling } from "./plugins/errors.js";
+import { registerCsvBodyParser } from "./plugins/csv-body.js";
 import { algorithmRoutes } from "./routes/algorithms.js";
 import { comparisonRoutes } from "./routes/comparisons.js";
 import { featureScoreRoutes } from "./routes/feature-scores.js";
@@ -65,7 +66,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   });
   // The API speaks JSON (and CSV for uploads); anything else, text/plain included, is a 415.
   app.removeContentTypeParser("text/plain");
-  app.addContentTypeParser(["text/csv", "application/csv"], { parseAs: "buffer" }, (_req, body, done) => done(null, body));
+  registerCsvBodyParser(app, config.bodyLimitBytes);
 
   const store = openStore(config.dbPath);
   const pool = new TrainingPool({ workers: config.workers, maxHeapMb: config.workerHeapMb });
