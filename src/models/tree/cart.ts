@@ -5,6 +5,8 @@
  * one level against the rest otherwise), cost-complexity pruning via ccp_alpha.
  * `categorical_split: "multiway"` gives the book's chapter-4 tree with the Gini
  * index as criterion (one branch per level), whose root numbers seed 000 prints.
+ * Missing values are handled natively with C4.5's weighting (the engine is shared),
+ * rather than CART's surrogate splits.
  */
 import { z } from "zod";
 import { engineOptions, pruningParams, stoppingParams } from "./params.js";

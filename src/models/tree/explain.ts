@@ -56,13 +56,31 @@ export function explainTree(s: TreeState, options: { format?: string } = {}): Tr
   let leaves = 0;
   for (let i = 0; i < s.kind.length; i++) if (s.kind[i] === LEAF) leaves++;
   return {
-    tree: nodeJson(s, 0),
+    tree: treeJson(s),
     feature_importances: featureImportances(s),
     pruning_path: ccpPath(s),
     node_count: s.kind.length,
     depth: depthOf(s),
     leaves,
   };
+}
+
+/** Built bottom-up (children have larger ids than their parent), so a deep tree cannot overflow the call stack. */
+function treeJson(s: TreeState): ExplainNode {
+  const built: ExplainNode[] = new Array(s.kind.length);
+  for (let i = s.kind.length - 1; i >= 0; i--) {
+    const node = nodeJson(s, i);
+    if (s.kind[i] !== LEAF) {
+      const whens = conditions(s, i);
+      for (let b = 0; b < s.childCount[i]; b++) {
+        const child = s.childStart[i] + b;
+        node.children.push({ when: whens[b], fraction: s.branchFraction[child], node: built[child] });
+        delete built[child];
+      }
+    }
+    built[i] = node;
+  }
+  return built[0];
 }
 
 function nodeJson(s: TreeState, i: number): ExplainNode {
@@ -88,11 +106,6 @@ function nodeJson(s: TreeState, i: number): ExplainNode {
     split.candidates.push(cand);
   }
   out.split = split;
-  const whens = conditions(s, i);
-  for (let b = 0; b < s.childCount[i]; b++) {
-    const child = s.childStart[i] + b;
-    out.children.push({ when: whens[b], fraction: s.branchFraction[child], node: nodeJson(s, child) });
-  }
   return out;
 }
 
@@ -136,7 +149,7 @@ function conditions(s: TreeState, i: number): When[] {
   });
 }
 
-/** Weighted impurity decrease per feature, normalised to sum 1 (oblique splits share theirs by |weight|). */
+/** Weighted impurity decrease per feature, normalised to sum 1 (an oblique split shares its decrease by |weight| × the feature's standard deviation). */
 export function featureImportances(s: TreeState): Record<string, number> {
   const d = s.features.length;
   const imp = new Float64Array(d);
@@ -149,8 +162,9 @@ export function featureImportances(s: TreeState): Record<string, number> {
       continue;
     }
     let norm = 0;
-    for (let j = 0; j < d; j++) norm += Math.abs(s.obliqueWeights[s.mapOffset[i] + j]);
-    for (let j = 0; j < d; j++) if (norm > 0) imp[j] += (dec * Math.abs(s.obliqueWeights[s.mapOffset[i] + j])) / norm;
+    const share = (j: number): number => Math.abs(s.obliqueWeights[s.mapOffset[i] + j] * s.featureScale[j]);
+    for (let j = 0; j < d; j++) norm += share(j);
+    for (let j = 0; j < d; j++) if (norm > 0) imp[j] += (dec * share(j)) / norm;
   }
   let total = 0;
   for (let j = 0; j < d; j++) total += Math.max(0, imp[j]);
@@ -187,22 +201,24 @@ function leafText(s: TreeState, i: number): string {
 
 /** Indented rules, one condition per line; a leaf's prediction follows its condition. */
 function toText(s: TreeState): string {
-  const lines: string[] = [];
   if (s.kind[0] === LEAF) return `${leafText(s, 0)}\n`;
-  const walk = (i: number, indent: string): void => {
-    const whens = conditions(s, i);
-    const feature = splitFeatureName(s, i);
-    for (let b = 0; b < s.childCount[i]; b++) {
-      const child = s.childStart[i] + b;
-      const cond = whenText(feature, whens[b]);
-      if (s.kind[child] === LEAF) lines.push(`${indent}${cond}: ${leafText(s, child)}`);
-      else {
-        lines.push(`${indent}${cond}`);
-        walk(child, `${indent}|   `);
-      }
-    }
+  const lines: string[] = [];
+  // Depth-first with an explicit stack: [node, branch, indent]; children pushed last-first.
+  const stack: [number, number, string][] = [];
+  const pushChildren = (i: number, indent: string): void => {
+    for (let b = s.childCount[i] - 1; b >= 0; b--) stack.push([i, b, indent]);
   };
-  walk(0, "");
+  pushChildren(0, "");
+  while (stack.length > 0) {
+    const [i, b, indent] = stack.pop() as [number, number, string];
+    const child = s.childStart[i] + b;
+    const cond = whenText(splitFeatureName(s, i), conditions(s, i)[b]);
+    if (s.kind[child] === LEAF) lines.push(`${indent}${cond}: ${leafText(s, child)}`);
+    else {
+      lines.push(`${indent}${cond}`);
+      pushChildren(child, `${indent}|   `);
+    }
+  }
   return `${lines.join("\n")}\n`;
 }
 

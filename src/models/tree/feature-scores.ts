@@ -8,7 +8,7 @@
  * gain: 0 for info_gain and gain_ratio, the unsplit Gini impurity for gini_index.
  */
 import type { Frame } from "../../data/frame.js";
-import { getColumn } from "../../data/frame.js";
+import { getColumn, hasColumn } from "../../data/frame.js";
 import { UnusableInputError } from "../contract.js";
 import type { TreeTarget } from "./arena.js";
 import { accumulate, makeArena } from "./arena.js";
@@ -25,7 +25,9 @@ export interface FeatureScore {
   threshold?: number;
 }
 
+/** Throws UnusableInputError (a 422) for an unknown column, a numeric target, or a target listed as a feature. */
 export function featureScores(frame: Frame, target: string, method: TreeScoreMethod, features?: string[]): FeatureScore[] {
+  for (const name of [target, ...(features ?? [])]) if (!hasColumn(frame, name)) throw new UnusableInputError(`no column ${name}`);
   const t = getColumn(frame, target);
   if (t.type !== "categorical") throw new UnusableInputError(`${method} scores need a categorical target; ${target} is numeric`);
   const names = features ?? frame.columns.filter((c) => c.name !== target).map((c) => c.name);

@@ -13,7 +13,8 @@ import type { FitContext, TrainingSet } from "../contract.js";
 import { UnusableInputError, throwIfAborted } from "../contract.js";
 import type { Rng } from "../../data/random.js";
 import type { NodeRange, TreeTarget } from "./arena.js";
-import { accumulate, branchOf, makeArena, splitRange } from "./arena.js";
+import { accumulate, branchOf, makeArena } from "./arena.js";
+import { splitRange } from "./partition.js";
 import { TreeBuilder } from "./builder.js";
 import type { EngineOptions } from "./engine-options.js";
 import { impurityOf } from "./impurity.js";
@@ -118,26 +119,33 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
     criterion: opts.criterion,
     features: cols.schema.map((s) => ({ ...s })),
     classes: target.task === "classification" ? [...target.classes] : [],
+    featureScale: featureScales(cols, growRows),
   });
 
   function expand(item: Work): Work[] | null {
     const { range, node, depth, stats, weight } = item;
     const count = range.end - range.start;
     const impurity = builder.impurity[node];
-    if (impurity <= 1e-12 || isPure(stats) || (regression && constantTarget(range))) return null;
+    // The same tests as needsRows below, first: a range that was not partitioned must not be read.
+    if (impurity <= 1e-12 || isPure(stats)) return null;
     if (opts.maxDepth !== null && depth >= opts.maxDepth) return null;
     if (count < opts.minSamplesSplit || count < 2 * opts.minSamplesLeaf) return null;
+    if (regression && constantTarget(range)) return null;
 
     const candidates = opts.oblique ? obliqueCandidates(item, impurity) : axisCandidates(item, impurity);
     const best = chooseSplit(candidates, opts.criterion);
     if (!best) return null;
     if ((weight / rootW) * best.gain < opts.minImpurityDecrease) return null;
 
-    const outcome = splitRange(range, best.rule, cols, tt);
-    const childStats = outcome.children.map((r) => {
-      const s = new Float64Array(tt.S);
-      return { s, w: accumulate(r, s) };
-    });
+    // A child that will be a leaf at once (pure, too small, at max depth) needs no sorted rows.
+    const needsRows = (count: number, s: Float64Array, w: number): boolean =>
+      w > 0 &&
+      count >= opts.minSamplesSplit &&
+      count >= 2 * opts.minSamplesLeaf &&
+      (opts.maxDepth === null || depth + 1 < opts.maxDepth) &&
+      !isPure(s);
+    const outcome = splitRange(range, best.rule, cols, tt, needsRows);
+    const childStats = outcome.children.map((_, b) => ({ s: outcome.stats[b], w: outcome.weights[b] }));
     const parentValue = builder.valueOf(node);
     const childValues = childStats.map((c) => (c.w > 0 ? Array.from(valueOf(c.s)) : parentValue));
     let childVal: (ValRows | null)[] = outcome.children.map(() => null);
@@ -228,6 +236,24 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
     }
     return rows.map((r, b) => ({ rows: Int32Array.from(r), w: Float64Array.from(ws[b]) }));
   }
+}
+
+function featureScales(cols: TreeColumns, rows: Int32Array): Float64Array<ArrayBuffer> {
+  return Float64Array.from(cols.num, (values) => {
+    if (!values) return 1;
+    let n = 0;
+    let mean = 0;
+    let m2 = 0;
+    for (const r of rows) {
+      const v = values[r];
+      if (Number.isNaN(v)) continue;
+      n++;
+      const delta = v - mean;
+      mean += delta / n;
+      m2 += delta * (v - mean);
+    }
+    return n > 1 ? Math.sqrt(m2 / n) : 0;
+  });
 }
 
 function identity(n: number): Int32Array {

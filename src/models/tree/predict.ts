@@ -39,72 +39,171 @@ function branch(s: TreeState, cols: TreeColumns, node: number, row: number): num
   return z !== z ? -1 : z <= s.threshold[node] ? 0 : 1;
 }
 
-/** Adds weight × (normalised) leaf value into out[o..o+W). */
-function addLeaf(s: TreeState, leaf: number, weight: number, out: Float64Array, o: number, W: number, classification: boolean): void {
-  const base = leaf * W;
-  if (!classification) {
-    out[o] += weight * s.value[base];
-    return;
-  }
-  let total = 0;
-  for (let k = 0; k < W; k++) total += s.value[base + k];
-  const scale = total > 0 ? weight / total : 0;
-  for (let k = 0; k < W; k++) out[o + k] += s.value[base + k] * scale;
+/**
+ * What prediction derives from a state, built once per loaded state (not per call:
+ * a single-row predict must not touch every node, nor allocate views):
+ * - leaf outputs ready to copy: class distributions normalised to probabilities
+ *   (an empty-branch leaf carries its parent's counts), or means;
+ * - the threshold tests packed 16 bytes per node (threshold, feature, first child)
+ *   in one buffer, so a step of the walk touches one cache line instead of four
+ *   arrays; feature is -1 at a leaf and -2 at a categorical or oblique node (the
+ *   general walk takes over there).
+ */
+interface Compiled {
+  readonly leafOut: Float64Array;
+  readonly PF: Float64Array;
+  readonly PI: Int32Array;
 }
 
-/** Per-call walker: the stacks for the missing-value path are allocated once per call, on first need. */
+const compiled = new WeakMap<TreeState, Compiled>();
+
+function compile(s: TreeState): Compiled {
+  let c = compiled.get(s);
+  if (c) return c;
+  const W = valueWidth(s);
+  const n = s.kind.length;
+  const leafOut = Float64Array.from(s.value);
+  if (s.task === "classification") {
+    for (let node = 0; node < n; node++) {
+      let total = 0;
+      for (let k = 0; k < W; k++) total += leafOut[node * W + k];
+      for (let k = 0; k < W; k++) leafOut[node * W + k] = total > 0 ? leafOut[node * W + k] / total : 0;
+    }
+  }
+  const buf = new ArrayBuffer(16 * n);
+  const PF = new Float64Array(buf);
+  const PI = new Int32Array(buf);
+  for (let node = 0; node < n; node++) {
+    PF[2 * node] = s.threshold[node];
+    PI[4 * node + 2] = s.kind[node] === THRESHOLD ? s.feature[node] : s.kind[node] === LEAF ? -1 : -2;
+    PI[4 * node + 3] = s.childStart[node];
+  }
+  c = { leafOut, PF, PI };
+  compiled.set(s, c);
+  return c;
+}
+
+/**
+ * Rows are walked in blocks of 128: the block's values are first copied, column by
+ * column, into one buffer (feature f of row r at f·128 + r), so a step reads
+ * block[f·128 + r] — one load from an array that stays in L1 — instead of going
+ * through the column object (three dependent loads, the walk's bottleneck).
+ * The buffer and the stop nodes are reused across calls (prediction is synchronous, never re-entered).
+ */
+const BLOCK_BITS = 7;
+const BLOCK = 1 << BLOCK_BITS;
+let blockScratch = new Float64Array(BLOCK * 32);
+const stopScratch = new Int32Array(BLOCK);
+
+/** Row-major n × W outputs: probabilities (classification) or values (regression). */
 export function predictValues(s: TreeState, cols: TreeColumns): Float64Array {
   const n = cols.n;
   const W = valueWidth(s);
-  const classification = s.task === "classification";
+  const d = cols.num.length;
   const out = new Float64Array(n * W);
-  const { kind, childStart, branchFraction } = s;
-  let nodeStack: Int32Array | null = null;
-  let weightStack: Float64Array | null = null;
-  for (let i = 0; i < n; i++) {
-    let node = 0;
-    let b = 0;
-    while (kind[node] !== LEAF) {
-      b = branch(s, cols, node, i);
-      if (b < 0) break;
-      node = childStart[node] + b;
+  const { leafOut, PF, PI } = compile(s);
+  if (blockScratch.length < BLOCK * d) blockScratch = new Float64Array(BLOCK * d);
+  const rows = blockScratch;
+  const stops = stopScratch;
+  const kind = s.kind;
+  const numeric: number[] = [];
+  for (let j = 0; j < d; j++) if (cols.num[j]) numeric.push(j);
+  for (let start = 0; start < n; start += BLOCK) {
+    const end = Math.min(n, start + BLOCK);
+    for (const j of numeric) {
+      const col = cols.num[j] as Float64Array;
+      for (let i = start, o = j << BLOCK_BITS; i < end; i++, o++) rows[o] = col[i];
     }
-    if (kind[node] === LEAF) {
-      addLeaf(s, node, 1, out, i * W, W, classification);
-      continue;
+    // Four rows walk side by side: their loads overlap instead of waiting on each other.
+    let i = start;
+    for (; i + 4 <= end; i += 4) {
+      const r = i - start;
+      let n0 = 0;
+      let n1 = 0;
+      let n2 = 0;
+      let n3 = 0;
+      while (n0 >= 0 || n1 >= 0 || n2 >= 0 || n3 >= 0) {
+        if (n0 >= 0) n0 = thresholdStep(PI, PF, rows, n0, r);
+        if (n1 >= 0) n1 = thresholdStep(PI, PF, rows, n1, r + 1);
+        if (n2 >= 0) n2 = thresholdStep(PI, PF, rows, n2, r + 2);
+        if (n3 >= 0) n3 = thresholdStep(PI, PF, rows, n3, r + 3);
+      }
+      stops[r] = ~n0;
+      stops[r + 1] = ~n1;
+      stops[r + 2] = ~n2;
+      stops[r + 3] = ~n3;
     }
-    // Missing value at `node`: spread the row over its subtree.
-    if (!nodeStack || !weightStack) {
-      nodeStack = new Int32Array(kind.length);
-      weightStack = new Float64Array(kind.length);
+    for (; i < end; i++) {
+      let node = 0;
+      while (node >= 0) node = thresholdStep(PI, PF, rows, node, i - start);
+      stops[i - start] = ~node;
     }
-    let top = 0;
-    nodeStack[top] = node;
-    weightStack[top++] = 1;
-    while (top > 0) {
-      const at = nodeStack[--top];
-      const wt = weightStack[top];
-      if (kind[at] === LEAF) {
-        addLeaf(s, at, wt, out, i * W, W, classification);
-        continue;
-      }
-      const first = childStart[at];
-      const br = branch(s, cols, at, i);
-      if (br >= 0) {
-        nodeStack[top] = first + br;
-        weightStack[top++] = wt;
-        continue;
-      }
-      for (let c = 0; c < s.childCount[at]; c++) {
-        const f = branchFraction[first + c];
-        if (f > 0) {
-          nodeStack[top] = first + c;
-          weightStack[top++] = wt * f;
-        }
-      }
+    for (i = start; i < end; i++) {
+      const node = stops[i - start];
+      if (kind[node] === LEAF) {
+        const base = node * W;
+        for (let c = 0; c < W; c++) out[i * W + c] = leafOut[base + c];
+      } else slowWalk(s, cols, node, i, leafOut, out, W);
     }
   }
   return out;
+}
+
+/**
+ * One step of the fast path (threshold tests with known values, the whole walk for
+ * numeric data): the next node, or ~node (negative) where the walk stops — a leaf,
+ * another kind of test, or a missing value. The side is computed, not branched on:
+ * it is a coin flip the processor would mispredict half the time.
+ */
+function thresholdStep(PI: Int32Array, PF: Float64Array, block: Float64Array, node: number, r: number): number {
+  const f = PI[4 * node + 2];
+  if (f < 0) return ~node;
+  const v = block[(f << BLOCK_BITS) + r];
+  if (v !== v) return ~node;
+  return PI[4 * node + 3] + Number(v > PF[2 * node]);
+}
+
+/** Stacks for the missing-value walk, grown as needed and reused across calls. */
+let nodeStack = new Int32Array(64);
+let weightStack = new Float64Array(64);
+
+/**
+ * The general walk from `start` for row i: categorical and oblique tests, and a
+ * missing value, which spreads the row over the subtree with the branch fractions.
+ */
+function slowWalk(s: TreeState, cols: TreeColumns, start: number, i: number, leafOut: Float64Array, out: Float64Array, W: number): void {
+  const { kind, childStart, childCount, branchFraction } = s;
+  if (nodeStack.length < kind.length) {
+    nodeStack = new Int32Array(kind.length);
+    weightStack = new Float64Array(kind.length);
+  }
+  const o = i * W;
+  let top = 0;
+  nodeStack[top] = start;
+  weightStack[top++] = 1;
+  while (top > 0) {
+    const at = nodeStack[--top];
+    const wt = weightStack[top];
+    if (kind[at] === LEAF) {
+      const base = at * W;
+      for (let c = 0; c < W; c++) out[o + c] += wt * leafOut[base + c];
+      continue;
+    }
+    const first = childStart[at];
+    const br = branch(s, cols, at, i);
+    if (br >= 0) {
+      nodeStack[top] = first + br;
+      weightStack[top++] = wt;
+      continue;
+    }
+    for (let c = 0; c < childCount[at]; c++) {
+      const f = branchFraction[first + c];
+      if (f > 0) {
+        nodeStack[top] = first + c;
+        weightStack[top++] = wt * f;
+      }
+    }
+  }
 }
 
 export function predictTree(s: TreeState, X: Frame): Prediction {

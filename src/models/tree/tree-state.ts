@@ -44,6 +44,8 @@ const shape = z
     value: f64,
     levelMap: i32,
     obliqueWeights: f64,
+    /** Standard deviation of each numeric feature on the training rows (1 for categorical): oblique weights × scale compare features. */
+    featureScale: f64,
     /** Candidates of node i are candOffset[i] .. candOffset[i+1]-1 (length nodes + 1). */
     candOffset: i32,
     candFeature: i32,
@@ -82,6 +84,7 @@ function checkStructure(s: TreeState): string | null {
   const nc = s.candFeature.length;
   if (s.candScore.length !== nc || s.candThreshold.length !== nc || s.candOffset[n] !== nc) return "candidate arrays";
   const d = s.features.length;
+  if (s.featureScale.length !== d) return "feature scales";
   for (let i = 0; i < n; i++) {
     if (s.candOffset[i + 1] < s.candOffset[i]) return "candidate offsets decrease";
     const k = s.kind[i];

@@ -193,10 +193,10 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
     },
     async (request) => {
       const id = request.params.id;
-      const serving = store.models.servingState(id);
+      const serving = models.servingState(id);
       if (!serving) throw notFound("model", id);
       if (serving.status !== "succeeded") throw new ApiError("wrong_state", `model ${id} is ${serving.status}; only a succeeded model can do this`);
-      const model = models.get(id, serving.artifact_sha256!);
+      const model = models.get(id, serving.sha256!);
       if (!model) throw new ApiError("wrong_state", `model ${id} has no artifact`);
       const X = encodeRows(request.body.rows, model.features);
       let prediction = predictPipeline(model.algorithm, model.pipeline, X);

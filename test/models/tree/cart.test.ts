@@ -142,8 +142,64 @@ describe("cart on the watermelon tables", () => {
   });
 });
 
+describe("cart: weights, class weights, feature sampling, impurity decrease", () => {
+  test("a row of weight 2 counts as that row twice", () => {
+    const t = watermelon("3.0");
+    const twice = [0, 3, 8, 11, 15];
+    const weights = Float64Array.from({ length: 17 }, (_, i) => (twice.includes(i) ? 2 : 1));
+    const weighted = explain(cart.fit({ ...t, weights }, cart.params.parse({}), ctx())).tree;
+    const rows = [...Array(17).keys(), ...twice];
+    const target = t.target as { classes: readonly string[]; y: Int32Array };
+    const duplicated = explain(cart.fit({ X: takeRows(t.X, rows), target: { task: "classification", classes: target.classes, y: Int32Array.from(rows, (r) => target.y[r]) } }, cart.params.parse({}), ctx())).tree;
+    assert.deepEqual(weighted, duplicated);
+    assert.equal(weighted.samples, 22);
+  });
+
+  test('class_weight "balanced" and by label reweight the class distributions', () => {
+    const t = watermelon("2.0");
+    const balanced = explain(cart.fit(t, cart.params.parse({ class_weight: "balanced" }), ctx())).tree;
+    // 17 / (2 × 9) per 否 and 17 / (2 × 8) per 是: both classes weigh 8.5.
+    close((balanced.distribution as Record<string, number>)["否"], 8.5, 1e-12);
+    close((balanced.distribution as Record<string, number>)["是"], 8.5, 1e-12);
+    const byLabel = explain(cart.fit(t, cart.params.parse({ class_weight: { 是: 3 } }), ctx())).tree;
+    assert.deepEqual(byLabel.distribution, { 否: 9, 是: 24 });
+    assert.equal(byLabel.prediction, "是");
+    assert.throws(() => cart.fit(t, cart.params.parse({ class_weight: { 甜: 2 } }), ctx()), /not a class/);
+  });
+
+  test("max_features draws features per node from the seed; with all features it changes nothing", () => {
+    const d = realData("breast-cancer");
+    const one = cart.fit(d.train, cart.params.parse({ max_features: 1 }), ctx(1));
+    const all = cart.fit(d.train, cart.params.parse({ max_features: 30 }), ctx(1));
+    assert.deepEqual(all, cart.fit(d.train, cart.params.parse({}), ctx(2)));
+    // With one feature per node the root offers a single candidate.
+    assert.equal(one.candOffset[1] - one.candOffset[0], 1);
+  });
+
+  test("min_impurity_decrease stops splits that gain too little", () => {
+    const t = watermelon("3.0");
+    const root = explain(fit("3.0")).tree;
+    const rootGain = 1 - (9 / 17) ** 2 - (8 / 17) ** 2 - (root.split?.score as number);
+    assert.equal(cart.fit(t, cart.params.parse({ min_impurity_decrease: rootGain + 1e-9 }), ctx()).kind.length, 1);
+    assert.ok(cart.fit(t, cart.params.parse({ min_impurity_decrease: rootGain - 1e-9 }), ctx()).kind.length > 1);
+  });
+
+  test("regression: categorical levels ordered by mean, leaves carry means", () => {
+    const levels = ["a", "b", "c", "d"];
+    const codes = Int32Array.from([0, 0, 1, 1, 2, 2, 3, 3]);
+    const X = makeFrame([{ type: "categorical", name: "g", levels, codes }]);
+    const y = Float64Array.from([5, 5, 1, 1, 6, 6, 0, 0]); // means a 5, b 1, c 6, d 0: order d b a c
+    const s = cart.fit({ X, target: { task: "regression", y } }, cart.params.parse({ max_depth: 1 }), ctx());
+    const root = explain(s).tree;
+    assert.equal(root.value, 3);
+    assert.deepEqual(root.children.map((c) => c.when), [{ in: ["b", "d"] }, { in: ["a", "c"] }]);
+    assert.deepEqual(root.children.map((c) => c.node.value), [0.5, 5.5]);
+    close(root.split?.score as number, 0.25, 1e-12);
+  });
+});
+
 describe("cart on real data", () => {
-  for (const name of ["iris", "breast-cancer"] as const) {
+  for (const name of ["iris", "wine", "breast-cancer", "digits"] as const) {
     test(`${name}: accuracy at least scikit-learn's tree on the same split minus 0.03`, () => {
       const d = realData(name);
       const s = cart.fit(d.train, cart.params.parse({}), ctx());
@@ -159,6 +215,19 @@ describe("cart on real data", () => {
     const p = cart.predict(s, d.testX);
     const score = r2((p as { values: Float64Array }).values, (d.testTarget as { y: Float64Array }).y);
     assert.ok(score >= d.meta.floor_max_depth_4, `${score} < ${d.meta.floor_max_depth_4}`);
+  });
+
+  test("diabetes: the fully grown regression tree at least scikit-learn's minus 0.03; pruning on validation rows shrinks it and helps", () => {
+    const d = realData("diabetes");
+    const y = (d.testTarget as { y: Float64Array }).y;
+    const score = (s: TreeState): number => r2((cart.predict(s, d.testX) as { values: Float64Array }).values, y);
+    const full = cart.fit(d.train, cart.params.parse({}), ctx());
+    assert.ok(score(full) >= d.meta.floor, `${score(full)} < ${d.meta.floor}`);
+    for (const pruning of ["pre", "post"] as const) {
+      const pruned = cart.fit(d.train, cart.params.parse({ pruning }), ctx());
+      assert.ok(pruned.kind.length < full.kind.length / 5, `${pruning}: ${pruned.kind.length} nodes`);
+      assert.ok(score(pruned) > score(full) + 0.1, `${pruning}: R² ${score(pruned)}`);
+    }
   });
 
   test("save → load → identical predictions and explanation; same seed → same tree", () => {
@@ -180,6 +249,22 @@ describe("cart on real data", () => {
       assert.equal(one.labels[0], batch.labels[i]);
       assert.deepEqual([...one.proba], [...batch.proba.subarray(3 * i, 3 * i + 3)]);
     }
+  });
+
+  test("a missing numeric value is spread over both branches with the training shares", () => {
+    const d = realData("breast-cancer");
+    const s = cart.fit(d.train, cart.params.parse({}), ctx());
+    const f = s.feature[0];
+    const t = s.threshold[0];
+    const row = (v: number): typeof d.testX => {
+      const one = takeRows(d.testX, [5]);
+      return makeFrame(one.columns.map((c, j) => (j === f ? { ...c, values: Float64Array.from([v]) } : c)) as typeof one.columns);
+    };
+    const proba = (v: number): Float64Array => (cart.predict(s, row(v)) as { proba: Float64Array }).proba;
+    const [left, right] = [s.branchFraction[s.childStart[0]], s.branchFraction[s.childStart[0] + 1]];
+    close(left + right, 1, 1e-12);
+    const blend = proba(NaN);
+    for (let k = 0; k < 2; k++) close(blend[k], left * proba(t - 1e-9)[k] + right * proba(t + 1e-9)[k], 1e-12);
   });
 
   test("a tampered state is rejected on load", () => {

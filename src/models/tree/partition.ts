@@ -1,0 +1,281 @@
+/**
+ * Sending a node's slots down a split. Without missing values every list is
+ * partitioned in place, stably (so each stays sorted) — the children own
+ * consecutive sub-ranges; with missing values (C4.5 weighting) the slots are
+ * copied into one fresh arena per branch, missing ones with reduced weights.
+ */
+import type { Arena, NodeRange, SplitRule, TreeTarget } from "./arena.js";
+import { accumulate, branchOf, makeArena } from "./arena.js";
+import type { TreeColumns } from "./tree-columns.js";
+import { THRESHOLD } from "./tree-state.js";
+
+export interface SplitOutcome {
+  readonly children: NodeRange[];
+  /** Share of the node's non-missing weight per branch (r̃_v). */
+  readonly fractions: Float64Array;
+  /** Per branch: its statistics (class weights, or Σw, Σw·y, Σw·y²) and weight, missing slots' shares included. */
+  readonly stats: Float64Array[];
+  readonly weights: Float64Array;
+}
+
+/**
+ * Which children will be split again, judged from their row counts and statistics:
+ * when none will, the lists need no partitioning (the deepest splits of a tree,
+ * a good share of the work, end in leaves).
+ */
+export type NeedsRows = (count: number, stats: Float64Array, weight: number) => boolean;
+
+/** Sends the node's slots down the rule's branches. */
+export function splitRange(range: NodeRange, rule: SplitRule, cols: TreeColumns, target: TreeTarget, needsRows: NeedsRows): SplitOutcome {
+  const { arena, start, end } = range;
+  const nb = rule.nBranches;
+  const { rows, w, members, mark, side } = arena;
+  const S = target.S;
+  const branchW = new Float64Array(nb);
+  const branchN = new Int32Array(nb);
+  const bstats = new Float64Array(nb * S);
+  let missing = 0;
+  if (rule.kind === THRESHOLD) {
+    // The sorted list of the tested feature already orders the node: no value lookups by row.
+    const list = arena.sorted[rule.feature] as Int32Array;
+    const values = arena.sortedValues[rule.feature] as Float64Array;
+    const t = rule.threshold;
+    for (let i = start; i < end; i++) {
+      const s = list[i];
+      const v = values[i];
+      const b = v !== v ? -1 : v <= t ? 0 : 1;
+      mark[s] = b;
+      side[s] = b;
+      if (b < 0) missing++;
+      else {
+        branchW[b] += w[s];
+        branchN[b]++;
+        addStats(bstats, b * S, arena, s);
+      }
+    }
+  } else {
+    for (let i = start; i < end; i++) {
+      const s = members[i];
+      const b = branchOf(rule, cols, rows[s]);
+      mark[s] = b;
+      side[s] = b;
+      if (b < 0) missing++;
+      else {
+        branchW[b] += w[s];
+        branchN[b]++;
+        addStats(bstats, b * S, arena, s);
+      }
+    }
+  }
+  let known = 0;
+  for (let b = 0; b < nb; b++) known += branchW[b];
+  const fractions = new Float64Array(nb);
+  for (let b = 0; b < nb; b++) fractions[b] = known > 0 ? branchW[b] / known : 0;
+  if (missing === 0) {
+    const stats = Array.from({ length: nb }, (_, b) => bstats.slice(b * S, (b + 1) * S));
+    let partition = false;
+    for (let b = 0; b < nb && !partition; b++) partition = needsRows(branchN[b], stats[b], branchW[b]);
+    const children = partition ? partitionInPlace(range, branchN) : rangesOnly(range, branchN);
+    return { children, fractions, stats, weights: branchW };
+  }
+  const children = copyWithMissing(range, fractions, cols, target);
+  const stats = children.map(() => new Float64Array(S));
+  const weights = Float64Array.from(children, (r, b) => accumulate(r, stats[b]));
+  return { children, fractions, stats, weights };
+}
+
+function addStats(out: Float64Array, off: number, arena: Arena, s: number): void {
+  const wi = arena.w[s];
+  if (arena.yc) out[off + arena.yc[s]] += wi;
+  else {
+    const y = (arena.yr as Float64Array)[s];
+    out[off] += wi;
+    out[off + 1] += wi * y;
+    out[off + 2] += wi * y * y;
+  }
+}
+
+/** Children's ranges without moving anything: only for children that become leaves at once. */
+function rangesOnly(range: NodeRange, branchN: Int32Array): NodeRange[] {
+  const children: NodeRange[] = [];
+  let at = range.start;
+  for (let b = 0; b < branchN.length; b++) {
+    children.push({ arena: range.arena, start: at, end: at + branchN[b] });
+    at += branchN[b];
+  }
+  return children;
+}
+
+function partitionInPlace(range: NodeRange, branchN: Int32Array): NodeRange[] {
+  const { arena, start, end } = range;
+  const children = rangesOnly(range, branchN);
+  partitionList(arena.members, start, end, arena, branchN);
+  arena.sorted.forEach((list, f) => {
+    if (list) partitionSorted(list, arena.sortedValues[f] as Float64Array, arena.sortedClass[f], arena.sortedTarget[f], start, end, arena, branchN);
+  });
+  return children;
+}
+
+/** partitionList for a sorted list and its parallel values and targets. */
+function partitionSorted(
+  list: Int32Array,
+  values: Float64Array,
+  cls: Int32Array | null,
+  tgt: Float64Array | null,
+  start: number,
+  end: number,
+  arena: Arena,
+  branchN: Int32Array,
+): void {
+  const { mark, side, tmp } = arena;
+  const tmpV = scratchValues(end - start);
+  const tmpT = scratchTargets(end - start);
+  const tmpC = scratchClasses(end - start);
+  if (branchN.length === 2) {
+    // Branch-free: each entry is written to both destinations and only one index advances.
+    // A left/right guess would miss half the time; a store that is later overwritten costs less.
+    let l = start;
+    let r = 0;
+    if (cls) {
+      for (let i = start; i < end; i++) {
+        const s = list[i];
+        const b = side[s];
+        const v = values[i];
+        const c = cls[i];
+        list[l] = s;
+        values[l] = v;
+        cls[l] = c;
+        tmp[r] = s;
+        tmpV[r] = v;
+        tmpC[r] = c;
+        l += 1 - b;
+        r += b;
+      }
+    } else {
+      for (let i = start; i < end; i++) {
+        const s = list[i];
+        const b = side[s];
+        const v = values[i];
+        list[l] = s;
+        values[l] = v;
+        tmp[r] = s;
+        tmpV[r] = v;
+        if (tgt) {
+          const t = tgt[i];
+          tgt[l] = t;
+          tmpT[r] = t;
+        }
+        l += 1 - b;
+        r += b;
+      }
+    }
+    list.set(tmp.subarray(0, r), l);
+    values.set(tmpV.subarray(0, r), l);
+    if (cls) cls.set(tmpC.subarray(0, r), l);
+    if (tgt) tgt.set(tmpT.subarray(0, r), l);
+    return;
+  }
+  const pos = new Int32Array(branchN.length);
+  let at = 0;
+  for (let b = 0; b < branchN.length; b++) {
+    pos[b] = at;
+    at += branchN[b];
+  }
+  for (let i = start; i < end; i++) {
+    const s = list[i];
+    const p = pos[mark[s]]++;
+    tmp[p] = s;
+    tmpV[p] = values[i];
+    if (cls) tmpC[p] = cls[i];
+    if (tgt) tmpT[p] = tgt[i];
+  }
+  const n = end - start;
+  list.set(tmp.subarray(0, n), start);
+  values.set(tmpV.subarray(0, n), start);
+  if (cls) cls.set(tmpC.subarray(0, n), start);
+  if (tgt) tgt.set(tmpT.subarray(0, n), start);
+}
+
+let targetScratch = new Float64Array(1024);
+function scratchTargets(n: number): Float64Array {
+  if (targetScratch.length < n) targetScratch = new Float64Array(Math.max(n, 2 * targetScratch.length));
+  return targetScratch;
+}
+
+let classScratch = new Int32Array(1024);
+function scratchClasses(n: number): Int32Array {
+  if (classScratch.length < n) classScratch = new Int32Array(Math.max(n, 2 * classScratch.length));
+  return classScratch;
+}
+
+let valueScratch = new Float64Array(1024);
+function scratchValues(n: number): Float64Array {
+  if (valueScratch.length < n) valueScratch = new Float64Array(Math.max(n, 2 * valueScratch.length));
+  return valueScratch;
+}
+
+function partitionList(list: Int32Array, start: number, end: number, arena: Arena, branchN: Int32Array): void {
+  const { mark, side, tmp } = arena;
+  if (branchN.length === 2) {
+    // Lefts are compacted forward in place (the write index never passes the read index), rights wait in tmp.
+    let l = start;
+    let r = 0;
+    for (let i = start; i < end; i++) {
+      const s = list[i];
+      const b = side[s];
+      list[l] = s;
+      tmp[r] = s;
+      l += 1 - b;
+      r += b;
+    }
+    list.set(tmp.subarray(0, r), l);
+    return;
+  }
+  const pos = new Int32Array(branchN.length);
+  let at = 0;
+  for (let b = 0; b < branchN.length; b++) {
+    pos[b] = at;
+    at += branchN[b];
+  }
+  for (let i = start; i < end; i++) {
+    const s = list[i];
+    tmp[pos[mark[s]]++] = s;
+  }
+  list.set(tmp.subarray(0, end - start), start);
+}
+
+function copyWithMissing(range: NodeRange, fractions: Float64Array, cols: TreeColumns, target: TreeTarget): NodeRange[] {
+  const { arena, start, end } = range;
+  const { rows, w, members, mark } = arena;
+  const map = new Int32Array(arena.rows.length);
+  const children: NodeRange[] = [];
+  for (let b = 0; b < fractions.length; b++) {
+    const r = fractions[b];
+    let m = 0;
+    for (let i = start; i < end; i++) {
+      const s = members[i];
+      map[s] = mark[s] === b || (mark[s] < 0 && r > 0) ? m++ : -1;
+    }
+    const crow = new Int32Array(m);
+    const cw = new Float64Array(m);
+    for (let i = start; i < end; i++) {
+      const s = members[i];
+      const t = map[s];
+      if (t < 0) continue;
+      crow[t] = rows[s];
+      cw[t] = mark[s] < 0 ? w[s] * r : w[s];
+    }
+    const child = makeArena(crow, cw, cols, target, (f) => {
+      const list = arena.sorted[f] as Int32Array;
+      const out = new Int32Array(m);
+      let k = 0;
+      for (let i = start; i < end; i++) {
+        const t = map[list[i]];
+        if (t >= 0) out[k++] = t;
+      }
+      return out;
+    });
+    children.push({ arena: child, start: 0, end: m });
+  }
+  return children;
+}
