@@ -1,5 +1,5 @@
 /**
- * logistic_regression with multi_class "ovr": the generic multiclass wrapper over
+ * logistic_regression with multiclass "ovr": the generic multiclass wrapper over
  * the binary logistic fit, so one-vs-rest exists once in the codebase. Each class
  * gets a binary model against the rest; predict takes the largest wᵀx + b and
  * normalises the K sigmoids to sum to one — scikit-learn's OvR probabilities.

@@ -19,8 +19,11 @@ export const logisticRegressionParams = z
     fit_intercept: z.boolean().default(true),
     class_weight: classWeightParam,
     solver: solverEnum.default("lbfgs"),
-    /** auto: multinomial when there are more than two classes; ovr: the multiclass wrapper's one-vs-rest. */
-    multi_class: z.enum(["auto", "ovr", "multinomial"]).default("auto"),
+    /**
+     * auto: multinomial when there are more than two classes; ovr: the generic multiclass wrapper's
+     * one-vs-rest. Named `multiclass` like the same choice on svm and perceptron (scikit-learn: multi_class).
+     */
+    multiclass: z.enum(["auto", "ovr", "multinomial"]).default("auto"),
     max_iter: z.number().int().positive().default(100),
     /** Gradient tolerance on the mean log-loss objective. */
     tol: z.number().positive().default(1e-4),

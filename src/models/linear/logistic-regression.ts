@@ -2,7 +2,7 @@
  * Logistic regression (seed 002: the log-likelihood, fitted by Newton's method or
  * any other optimiser), binary, one-vs-rest or multinomial, with scikit-learn's
  * LogisticRegression parameters (C is the inverse penalty strength). One-vs-rest
- * (multi_class "ovr" with more than two classes) is the generic multiclass wrapper
+ * (multiclass "ovr" with more than two classes) is the generic multiclass wrapper
  * over the binary model; see logistic-ovr.ts.
  */
 import type { Algorithm } from "../contract.js";
@@ -28,8 +28,8 @@ export const logisticRegression: Algorithm<LogisticRegressionParams, LogisticSta
   state: logisticStateSchema,
   accepts: { categorical: false, missing: false, weights: true },
   fit(train, params, ctx) {
-    if (params.multi_class === "ovr" && classificationTarget(train, NAME).classes.length > 2) return fitLogisticOvr(train, params, ctx);
-    return fitLogistic(train, NAME, { ...params, multi_class: params.multi_class === "multinomial" ? "multinomial" : "auto" }, ctx);
+    if (params.multiclass === "ovr" && classificationTarget(train, NAME).classes.length > 2) return fitLogisticOvr(train, params, ctx);
+    return fitLogistic(train, NAME, { ...params, multi_class: params.multiclass === "multinomial" ? "multinomial" : "auto" }, ctx);
   },
   predict: (state, X) => (isLogisticOvr(state) ? predictMulticlass(binaryLogistic, state.model, X) : predictClassifier(state, X, NAME)),
   explain: (state) => (isLogisticOvr(state) ? explainLogisticOvr(state) : explainClassifier(state)),

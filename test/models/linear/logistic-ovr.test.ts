@@ -55,8 +55,8 @@ function predict(state: LogisticState, X = irisX): { labels: Int32Array; proba: 
   return { labels: p.labels, proba: p.proba };
 }
 
-describe("logistic_regression multi_class ovr through the multiclass wrapper", () => {
-  const state = ovr(logisticRegression.fit(set, logisticRegression.params.parse({ multi_class: "ovr", ...tight }), ctx()));
+describe("logistic_regression multiclass ovr through the multiclass wrapper", () => {
+  const state = ovr(logisticRegression.fit(set, logisticRegression.params.parse({ multiclass: "ovr", ...tight }), ctx()));
 
   test("three classes: three binary models, class c positive against the rest in problem c", () => {
     assert.equal(state.model.strategy, "ovr");
@@ -96,19 +96,19 @@ describe("logistic_regression multi_class ovr through the multiclass wrapper", (
   });
 
   test("default tolerance: scikit-learn's default accuracy", () => {
-    const plain = logisticRegression.fit(set, logisticRegression.params.parse({ multi_class: "ovr" }), ctx());
+    const plain = logisticRegression.fit(set, logisticRegression.params.parse({ multiclass: "ovr" }), ctx());
     assert.ok(Math.abs(accuracy(predict(plain).labels, iris.y) - SKLEARN_OVR.default_accuracy) <= 0.01);
   });
 
   test("class_weight as a record applies per original class (scikit-learn's OvR), to 1e-6", () => {
-    const weighted = logisticRegression.fit(set, logisticRegression.params.parse({ multi_class: "ovr", class_weight: { "0": 2, "2": 0.5 }, ...tight }), ctx());
+    const weighted = logisticRegression.fit(set, logisticRegression.params.parse({ multiclass: "ovr", class_weight: { "0": 2, "2": 0.5 }, ...tight }), ctx());
     assertClose(predict(weighted).proba.subarray(0, 9), SKLEARN_OVR.weightedProba, 0, 1e-6, "weighted proba");
-    assert.throws(() => logisticRegression.fit(set, logisticRegression.params.parse({ multi_class: "ovr", class_weight: { nine: 2 } }), ctx()), /nine/);
+    assert.throws(() => logisticRegression.fit(set, logisticRegression.params.parse({ multiclass: "ovr", class_weight: { nine: 2 } }), ctx()), /nine/);
   });
 
   test("two classes with ovr stay one flat binary model, as in scikit-learn", () => {
     const rows = iris.X.slice(50);
-    const two = logisticRegression.fit(classificationSet(frame(iris.features, rows), iris.y.slice(50).map((v) => v - 1)), logisticRegression.params.parse({ multi_class: "ovr" }), ctx());
+    const two = logisticRegression.fit(classificationSet(frame(iris.features, rows), iris.y.slice(50).map((v) => v - 1)), logisticRegression.params.parse({ multiclass: "ovr" }), ctx());
     assert.equal(two.kind, "binary");
   });
 
@@ -125,7 +125,7 @@ describe("logistic_regression multi_class ovr through the multiclass wrapper", (
     assert.deepEqual(back, state);
     assert.deepEqual(logisticRegression.predict(back, irisX), logisticRegression.predict(state, irisX));
     // A seeded stochastic solver: each binary problem draws from its own fork of the seed.
-    const params = logisticRegression.params.parse({ multi_class: "ovr", solver: "adam", batch_size: 16, max_iter: 5 });
+    const params = logisticRegression.params.parse({ multiclass: "ovr", solver: "adam", batch_size: 16, max_iter: 5 });
     const a = logisticRegression.fit(set, params, ctx(5));
     assert.deepEqual(logisticRegression.fit(set, params, ctx(5)), a);
     assert.notDeepEqual(ovr(logisticRegression.fit(set, params, ctx(6))).model.models[0].coef, ovr(a).model.models[0].coef);

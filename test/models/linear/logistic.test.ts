@@ -155,7 +155,7 @@ describe("penalties, class weights, one-vs-rest", () => {
     assertClose(named.coef, balanced.coef, 1e-9, 1e-12, "dict = balanced");
   });
   test("one-vs-rest on iris: one binary model per class, probabilities normalised", () => {
-    const state = logisticRegression.fit(classificationSet(irisX, iris.y), logisticRegression.params.parse({ multi_class: "ovr" }), ctx());
+    const state = logisticRegression.fit(classificationSet(irisX, iris.y), logisticRegression.params.parse({ multiclass: "ovr" }), ctx());
     assert.equal(state.kind, "ovr");
     assert.equal(state.model.models.length, 3);
     const p = logisticRegression.predict(state, irisX);
@@ -215,7 +215,7 @@ describe("softmax_regression", () => {
 describe("save → load", () => {
   for (const [algorithm, raw] of [
     [logisticRegression, {}],
-    [logisticRegression, { multi_class: "ovr" }],
+    [logisticRegression, { multiclass: "ovr" }],
     [softmaxRegression, { solver: "newton" }],
   ] as const) {
     const alg = algorithm as Algorithm<unknown, ClassifierState>;
