@@ -62,3 +62,12 @@ test("ready answers 503 with Retry-After once the database is closed", async () 
     await local.close().catch(() => {});
   }
 });
+
+test("GET /v1/steps lists every preprocessing step with its options as JSON Schema", async () => {
+  const res = await t.app.inject({ url: "/v1/steps" });
+  assert.equal(res.statusCode, 200);
+  const items = res.json().items as { name: string; options_schema: { properties: Record<string, { default?: unknown }> } }[];
+  for (const name of ["impute", "scale", "one_hot", "pca", "select", "resample"]) assert.ok(items.some((s) => s.name === name), name);
+  const impute = items.find((s) => s.name === "impute")!;
+  assert.equal(impute.options_schema.properties.numeric_strategy.default, "mean");
+});

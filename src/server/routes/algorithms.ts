@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { listAlgorithms } from "../../models/registry.js";
+import { listSteps } from "../../training/steps.js";
 
 const algorithmSchema = z
   .object({
@@ -26,6 +27,14 @@ function describeAlgorithms() {
   }));
 }
 
+const stepSchema = z
+  .object({ name: z.string(), description: z.string(), options_schema: z.record(z.string(), z.unknown()).describe("JSON Schema of the step's options, with defaults.") })
+  .meta({ id: "PreprocessingStep" });
+
+function describeSteps() {
+  return listSteps().map((s) => ({ name: s.name, description: s.description, options_schema: z.toJSONSchema(s.spec, { io: "input", unrepresentable: "any" }) as Record<string, unknown> }));
+}
+
 export const algorithmRoutes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const items = describeAlgorithms();
@@ -33,5 +42,11 @@ export const algorithmRoutes: FastifyPluginAsync = async (base) => {
     "/algorithms",
     { schema: { tags: ["algorithms"], summary: "Every algorithm with its parameters as JSON Schema", response: { 200: z.object({ items: z.array(algorithmSchema) }) } } },
     async () => ({ items }),
+  );
+  const steps = describeSteps();
+  app.get(
+    "/steps",
+    { schema: { tags: ["algorithms"], summary: "Every preprocessing step with its options as JSON Schema", response: { 200: z.object({ items: z.array(stepSchema) }) } } },
+    async () => ({ items: steps }),
   );
 };

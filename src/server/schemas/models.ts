@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { cellValue, jobStatus, problemSchema } from "./common.js";
+import { listSteps } from "../../training/steps.js";
 
 const metricsSchema = z.record(z.string(), z.number().nullable());
 
@@ -15,10 +16,22 @@ export const validationRequestSchema = z
   ])
   .describe("Default: holdout 0.25 (stratified) for classification and regression, none otherwise.");
 
+/**
+ * A preprocessing step on the wire. Validation of the options happens when the spec
+ * is resolved (so a bad option is a 422 naming `preprocessing[i].<field>`); the
+ * document lists every step's options here, generated from the same zod schemas.
+ */
 export const preprocessingStepSchema = z
-  .object({ step: z.string().describe("Step name, e.g. impute, one_hot.") })
+  .object({ step: z.string().describe(`Step name: ${listSteps().map((s) => s.name).join(", ")} (GET /v1/steps lists their options).`) })
   .catchall(z.unknown())
-  .describe("A preprocessing step; its other fields are the step's options.");
+  .describe("A preprocessing step; its other fields are the step's options.")
+  .meta({
+    anyOf: listSteps().map((s) => {
+      const options = z.toJSONSchema(s.spec, { io: "input", unrepresentable: "any" }) as { properties?: Record<string, unknown>; [k: string]: unknown };
+      const { $schema: _schema, ...rest } = options;
+      return { ...rest, title: s.name, description: s.description, properties: { step: { const: s.name }, ...(options.properties ?? {}) }, required: ["step", ...((options.required as string[]) ?? [])] };
+    }),
+  });
 
 export const createModelBody = z
   .object({
