@@ -73,3 +73,25 @@ test("errors: a bad candidate names its grid field, unknown scoring, missing gri
   const count = (t.app.services.store.db.prepare("SELECT count(*) AS n FROM searches WHERE status = 'queued'").get() as { n: number }).n;
   assert.equal(count, 0, "nothing queued by a rejected request");
 });
+
+test("cancel: a running search and its pending candidates end cancelled; a second cancel is 409", async () => {
+  const res = await t.app.inject({
+    method: "POST",
+    url: "/v1/searches",
+    payload: { dataset_id: wm3, algorithm: "cart", target: "好瓜", features, param_grid: { max_depth: [1, 2, 3, 4, 5, 6, 7, 8] }, validation: { method: "loo" }, refit: true, seed: 1 },
+  });
+  assert.equal(res.statusCode, 202, res.body);
+  const cancel = await t.app.inject({ method: "POST", url: `/v1/searches/${res.json().id}/cancel` });
+  assert.equal(cancel.statusCode, 202, cancel.body);
+  assert.equal(cancel.json().status, "cancelled");
+  assert.equal((await t.app.inject({ method: "POST", url: `/v1/searches/${res.json().id}/cancel` })).statusCode, 409);
+  for (const r of res.json().results as { evaluation_id: string }[]) {
+    const e = await waitFor(t.app, `/v1/evaluations/${r.evaluation_id}`, 30_000);
+    assert.ok(e.status === "cancelled" || e.status === "succeeded", String(e.status));
+  }
+  await new Promise((r) => setTimeout(r, 200));
+  const after = (await t.app.inject({ url: `/v1/searches/${res.json().id}` })).json();
+  assert.equal(after.status, "cancelled");
+  assert.equal(after.model_id, undefined, "no refit after a cancel");
+  assert.equal((await t.app.inject({ method: "POST", url: "/v1/searches/sr_nope/cancel" })).statusCode, 404);
+});
