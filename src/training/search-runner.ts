@@ -34,7 +34,11 @@ export class SearchRunner {
   start(plan: SearchPlan): void {
     this.run(plan).catch((err) => {
       this.log.error({ err, search: plan.searchId }, "search failed");
-      this.store.searches.finishUnsuccessfully(plan.searchId, "failed", { type: "urn:xigua:problem:search_failed", title: "Search failed", status: 500, code: "search_failed", detail: "the search could not be completed" });
+      try {
+        this.store.searches.finishUnsuccessfully(plan.searchId, "failed", { type: "urn:xigua:problem:search_failed", title: "Search failed", status: 500, code: "search_failed", detail: "the search could not be completed" });
+      } catch {
+        // The store is closed (shutdown): the next start marks the search interrupted.
+      }
     });
   }
 
