@@ -14,6 +14,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** Loaded artifacts kept in memory for /predict. */
   modelCacheSize: number;
+  /** Jobs queued or running at once; past it, new training / evaluation / search requests get 503 + Retry-After. */
+  maxJobs: number;
 }
 
 export const DEFAULTS: Config = {
@@ -28,6 +30,7 @@ export const DEFAULTS: Config = {
   maxCells: 50_000_000,
   shutdownGraceMs: 30_000,
   modelCacheSize: 64,
+  maxJobs: 1000,
 };
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -51,5 +54,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxCells: int(env, "XIGUA_MAX_CELLS", DEFAULTS.maxCells, 1),
     shutdownGraceMs: int(env, "XIGUA_SHUTDOWN_GRACE_S", DEFAULTS.shutdownGraceMs / 1000, 0) * 1000,
     modelCacheSize: int(env, "XIGUA_MODEL_CACHE", DEFAULTS.modelCacheSize, 1),
+    maxJobs: int(env, "XIGUA_MAX_JOBS", DEFAULTS.maxJobs, 1),
   };
 }

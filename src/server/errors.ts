@@ -66,3 +66,10 @@ export function problemFor(code: string, status: number, detail?: string, errors
 }
 
 export const notFound = (what: string, id: string) => new ApiError("not_found", `${what} ${id} does not exist`);
+
+/** Back-pressure for job-creating routes: 503 + Retry-After when `more` jobs would pass the limit. */
+export function checkJobCapacity(active: number, limit: number, more = 1): void {
+  if (active + more > limit) {
+    throw new ApiError("unavailable", `${active} jobs are queued or running (limit ${limit}, XIGUA_MAX_JOBS); try again shortly`);
+  }
+}

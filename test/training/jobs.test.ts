@@ -83,3 +83,27 @@ test("start-up: jobs left running become failed (interrupted), queued ones run a
     await second.close();
   }
 });
+
+test("past XIGUA_MAX_JOBS queued or running jobs, new training requests get 503 with Retry-After", async () => {
+  const t = await testApp({ workers: 1, maxJobs: 1 });
+  try {
+    const ds = (await uploadCsv(t.app, "big", bigCsv(20000))).id;
+    const slow = { dataset_id: ds, algorithm: "cart", target: "y", validation: { method: "kfold", k: 30 } };
+    const first = await t.app.inject({ method: "POST", url: "/v1/models", payload: slow });
+    assert.equal(first.statusCode, 202);
+    const second = await t.app.inject({ method: "POST", url: "/v1/models", payload: slow });
+    assert.equal(second.statusCode, 503);
+    assert.equal(second.headers["retry-after"], "5");
+    assert.equal(second.json().code, "unavailable");
+    const evaluation = await t.app.inject({ method: "POST", url: "/v1/evaluations", payload: { ...slow, validation: { method: "kfold", k: 3 } } });
+    assert.equal(evaluation.statusCode, 503);
+    await t.app.inject({ method: "POST", url: `/v1/models/${first.json().id}/cancel` });
+    await waitFor(t.app, `/v1/models/${first.json().id}`);
+    await new Promise((r) => setTimeout(r, 50));
+    const third = await t.app.inject({ method: "POST", url: "/v1/models", payload: { dataset_id: ds, algorithm: "baseline", target: "y" } });
+    assert.equal(third.statusCode, 202, "capacity frees when a job ends");
+    await waitFor(t.app, `/v1/models/${third.json().id}`);
+  } finally {
+    await t.close();
+  }
+});

@@ -12,7 +12,7 @@ import { downsampleCurve } from "../../evaluation/curves/downsample.js";
 import type { EvaluationRecord } from "../../store/evaluations.js";
 import type { DatasetRecord } from "../../store/datasets.js";
 import { resolveSpec, SpecError } from "../../training/spec.js";
-import { ApiError, notFound } from "../errors.js";
+import { ApiError, checkJobCapacity, notFound } from "../errors.js";
 import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
 import { createEvaluationBody, curvePointsQuery, evaluationSchema, listEvaluationsQuery } from "../schemas/evaluations.js";
 import { cursorSeq, page } from "./pagination.js";
@@ -104,10 +104,11 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
         tags: ["evaluations"],
         summary: "Score a stored model on a dataset ({model_id, dataset_id}), or cross-validate an algorithm spec without keeping a model (asynchronous: 202, then poll the Location)",
         body: createEvaluationBody,
-        response: { 202: evaluationSchema, 404: problemSchema, 409: problemSchema, ...errorResponses },
+        response: { 202: evaluationSchema, 404: problemSchema, 409: problemSchema, 503: problemSchema, ...errorResponses },
       },
     },
     async (request, reply) => {
+      checkJobCapacity(jobs.activeCount, app.services.config.maxJobs);
       const body = request.body;
       const dataset = store.datasets.get(body.dataset_id);
       if (!dataset) throw new ApiError("not_found", `dataset ${body.dataset_id} does not exist`, [{ path: "dataset_id", message: "unknown dataset" }]);

@@ -14,7 +14,7 @@ import { ArtifactError, loadArtifact, type FittedModel } from "../../training/ar
 import { describePipeline, predictPipeline } from "../../training/pipeline.js";
 import { applyThreshold, ThresholdError } from "../../training/scoring.js";
 import { resolveSpec, SpecError } from "../../training/spec.js";
-import { ApiError, notFound } from "../errors.js";
+import { ApiError, checkJobCapacity, notFound } from "../errors.js";
 import { fastBodyValidator, isWellFormedPredictBody } from "../fast-validation.js";
 import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
 import { createModelBody, explainQuery, listModelsQuery, modelSchema, predictBody, predictResponse } from "../schemas/models.js";
@@ -102,10 +102,11 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
         tags: ["models"],
         summary: "Train a model (asynchronous: 202, then poll the Location)",
         body: createModelBody,
-        response: { 202: modelSchema, 404: problemSchema, ...errorResponses },
+        response: { 202: modelSchema, 404: problemSchema, 503: problemSchema, ...errorResponses },
       },
     },
     async (request, reply) => {
+      checkJobCapacity(jobs.activeCount, app.services.config.maxJobs);
       const body = request.body;
       const dataset = store.datasets.get(body.dataset_id);
       if (!dataset) throw new ApiError("not_found", `dataset ${body.dataset_id} does not exist`, [{ path: "dataset_id", message: "unknown dataset" }]);

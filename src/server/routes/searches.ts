@@ -12,7 +12,7 @@ import { createRng } from "../../data/random.js";
 import { gridCandidates, gridSize, paramDistributionsSchema, paramGridSchema, randomCandidates } from "../../evaluation/search-space.js";
 import type { SearchRecord } from "../../store/searches.js";
 import { SearchRunner } from "../../training/search-runner.js";
-import { ApiError, notFound } from "../errors.js";
+import { ApiError, checkJobCapacity, notFound } from "../errors.js";
 import { errorResponses, idParams, jobStatus, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
 import { preprocessingStepSchema, validationRequestSchema } from "../schemas/models.js";
 import { resolveEvaluationSpec } from "./evaluations.js";
@@ -111,7 +111,7 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
         tags: ["searches"],
         summary: "Grid or random hyper-parameter search (asynchronous: 202, then poll the Location)",
         body: createSearchBody,
-        response: { 202: searchSchema, 404: problemSchema, ...errorResponses },
+        response: { 202: searchSchema, 404: problemSchema, 503: problemSchema, ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -139,6 +139,7 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
           throw e;
         }
       });
+      checkJobCapacity(jobs.activeCount, app.services.config.maxJobs, specs.length);
       const first = specs[0];
       const allowed = first.task === "regression" ? REGRESSION_SCORES : CLASSIFICATION_SCORES;
       const scoring = body.scoring ?? (first.task === "regression" ? "r2" : "accuracy");
