@@ -4,8 +4,8 @@
  * pseudo-gradient, kept in the orthant it starts in, and the line search projects
  * back onto that orthant, so coefficients reach exact zeros.
  */
-import { throwIfAborted } from "../contract.js";
-import { dot, l1Value, norm2, normInf, pseudoGradient, stalled, type Objective } from "./objective.js";
+import { dot, l1Value, norm2, normInf, pseudoGradient, type Objective } from "./objective.js";
+import { Descent } from "./descent.js";
 import { strongWolfe } from "./line-search.js";
 import type { MinimizeOptions, MinimizeResult } from "./types.js";
 
@@ -76,75 +76,52 @@ function axpy(a: number, x: Float64Array, y: Float64Array): void {
 export function lbfgs(objective: Objective, x0: Float64Array, options: MinimizeOptions): MinimizeResult {
   if (options.l1 && options.l1.some((v) => v > 0)) return owlqn(objective, x0, options, options.l1);
   const n = objective.size;
-  const maxIter = options.maxIter ?? 1000;
-  const tol = options.tol ?? 1e-6;
   const history = new History(options.memory ?? 10);
-  let x = Float64Array.from(x0);
-  let g = new Float64Array(n);
-  let xNew = new Float64Array(n);
-  let gNew = new Float64Array(n);
+  const it = new Descent(x0, options);
   const d = new Float64Array(n);
   const s = new Float64Array(n);
   const y = new Float64Array(n);
 
-  let f = objective.valueAndGradient(x, g);
-  let gradNorm = normInf(g);
-  let iterations = 0;
-  let converged = gradNorm <= tol;
-  while (!converged && iterations < maxIter) {
-    throwIfAborted(options.signal);
+  it.start(objective.valueAndGradient(it.x, it.g));
+  while (it.running()) {
+    const g = it.g;
     history.direction(g, d);
     if (!(dot(d, g) < 0)) {
       history.clear();
       history.direction(g, d);
     }
     const firstStep = history.length === 0;
-    let ls = strongWolfe(objective, x, f, g, d, xNew, gNew, firstStep ? Math.min(1, 1 / Math.max(norm2(g), 1e-300)) : 1);
+    let ls = strongWolfe(objective, it.x, it.f, g, d, it.xNew, it.gNew, firstStep ? Math.min(1, 1 / Math.max(norm2(g), 1e-300)) : 1);
     if (!ls.ok && !firstStep) {
       history.clear();
       history.direction(g, d);
-      ls = strongWolfe(objective, x, f, g, d, xNew, gNew, Math.min(1, 1 / Math.max(norm2(g), 1e-300)));
+      ls = strongWolfe(objective, it.x, it.f, g, d, it.xNew, it.gNew, Math.min(1, 1 / Math.max(norm2(g), 1e-300)));
     }
     if (!ls.ok) break;
-    iterations++;
-    for (let i = 0; i < n; i++) {
-      s[i] = xNew[i] - x[i];
-      y[i] = gNew[i] - g[i];
-    }
+    it.differences(s, y);
     history.push(s, y);
-    const previous = f;
-    [x, xNew] = [xNew, x];
-    [g, gNew] = [gNew, g];
-    f = ls.f;
-    gradNorm = normInf(g);
-    options.onIteration?.(iterations, f);
-    if (gradNorm <= tol || stalled(previous, f)) converged = true;
+    it.accept(ls.f);
   }
-  return { x, iterations, loss: f, gradNorm, converged };
+  return it.result();
 }
 
 function owlqn(objective: Objective, x0: Float64Array, options: MinimizeOptions, l1: Float64Array): MinimizeResult {
   const n = objective.size;
-  const maxIter = options.maxIter ?? 1000;
-  const tol = options.tol ?? 1e-6;
   const history = new History(options.memory ?? 10);
-  let x = Float64Array.from(x0);
-  let g = new Float64Array(n);
-  let xNew = new Float64Array(n);
-  let gNew = new Float64Array(n);
+  const it = new Descent(x0, options);
   const pg = new Float64Array(n);
   const d = new Float64Array(n);
   const orthant = new Float64Array(n);
   const s = new Float64Array(n);
   const y = new Float64Array(n);
+  const pseudoNorm = (): number => {
+    pseudoGradient(it.x, it.g, l1, pg);
+    return normInf(pg);
+  };
 
-  let f = objective.valueAndGradient(x, g) + l1Value(x, l1);
-  pseudoGradient(x, g, l1, pg);
-  let gradNorm = normInf(pg);
-  let iterations = 0;
-  let converged = gradNorm <= tol;
-  while (!converged && iterations < maxIter) {
-    throwIfAborted(options.signal);
+  it.start(objective.valueAndGradient(it.x, it.g) + l1Value(it.x, l1), pseudoNorm());
+  while (it.running()) {
+    const { x, xNew, gNew } = it;
     history.direction(pg, d);
     for (let i = 0; i < n; i++) {
       if (d[i] * pg[i] >= 0) d[i] = 0;
@@ -169,27 +146,16 @@ function owlqn(objective: Objective, x0: Float64Array, options: MinimizeOptions,
       fNew = objective.valueAndGradient(xNew, gNew) + l1Value(xNew, l1);
       let decrease = 0;
       for (let i = 0; i < n; i++) decrease += pg[i] * (xNew[i] - x[i]);
-      if (fNew <= f + 1e-4 * decrease) {
+      if (fNew <= it.f + 1e-4 * decrease) {
         accepted = true;
         break;
       }
       alpha *= 0.5;
     }
     if (!accepted) break;
-    iterations++;
-    for (let i = 0; i < n; i++) {
-      s[i] = xNew[i] - x[i];
-      y[i] = gNew[i] - g[i];
-    }
+    it.differences(s, y);
     history.push(s, y);
-    const previous = f;
-    [x, xNew] = [xNew, x];
-    [g, gNew] = [gNew, g];
-    f = fNew;
-    pseudoGradient(x, g, l1, pg);
-    gradNorm = normInf(pg);
-    options.onIteration?.(iterations, f);
-    if (gradNorm <= tol || stalled(previous, f)) converged = true;
+    it.accept(fNew, pseudoNorm);
   }
-  return { x, iterations, loss: f, gradNorm, converged };
+  return it.result();
 }

@@ -4,9 +4,9 @@
  * descend) a multiple of the identity is added until Cholesky succeeds
  * (Nocedal & Wright, Algorithm 3.3), moving the step towards steepest descent.
  */
-import { throwIfAborted } from "../contract.js";
 import { choleskyInPlace, choleskySolveInPlace } from "./cholesky.js";
-import { normInf, stalled, type Objective } from "./objective.js";
+import type { Objective } from "./objective.js";
+import { Descent } from "./descent.js";
 import { backtracking } from "./line-search.js";
 import type { MinimizeOptions, MinimizeResult } from "./types.js";
 
@@ -14,38 +14,22 @@ export function newton(objective: Objective, x0: Float64Array, options: Minimize
   if (!objective.hessian) throw new Error("newton needs an objective with a Hessian");
   if (options.l1) throw new Error("an L1 penalty needs method gd or lbfgs, not newton");
   const n = objective.size;
-  const maxIter = options.maxIter ?? 1000;
-  const tol = options.tol ?? 1e-6;
-  let x = Float64Array.from(x0);
-  let g = new Float64Array(n);
-  let xNew = new Float64Array(n);
-  let gNew = new Float64Array(n);
+  const it = new Descent(x0, options);
   const h = new Float64Array(n * n);
   const work = new Float64Array(n * n);
   const d = new Float64Array(n);
 
-  let f = objective.valueAndGradient(x, g);
-  let gradNorm = normInf(g);
-  let iterations = 0;
-  let converged = gradNorm <= tol;
-  while (!converged && iterations < maxIter) {
-    throwIfAborted(options.signal);
-    objective.hessian(x, h);
+  it.start(objective.valueAndGradient(it.x, it.g));
+  while (it.running()) {
+    objective.hessian(it.x, h);
     if (!regularisedCholesky(h, work, n)) break;
-    for (let i = 0; i < n; i++) d[i] = -g[i];
+    for (let i = 0; i < n; i++) d[i] = -it.g[i];
     choleskySolveInPlace(work, n, d);
-    const ls = backtracking(objective, x, f, g, d, xNew, gNew, 1);
+    const ls = backtracking(objective, it.x, it.f, it.g, d, it.xNew, it.gNew, 1);
     if (!ls.ok) break;
-    iterations++;
-    const previous = f;
-    [x, xNew] = [xNew, x];
-    [g, gNew] = [gNew, g];
-    f = ls.f;
-    gradNorm = normInf(g);
-    options.onIteration?.(iterations, f);
-    if (gradNorm <= tol || stalled(previous, f)) converged = true;
+    it.accept(ls.f);
   }
-  return { x, iterations, loss: f, gradNorm, converged };
+  return it.result();
 }
 
 /** Cholesky of H + τI into `out`, with the smallest τ of the doubling sequence that works. */

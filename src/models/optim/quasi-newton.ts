@@ -3,21 +3,16 @@
  * line search (seed 001 ch. 6). The first approximation is scaled by sᵀy/yᵀy
  * (Nocedal & Wright eq. 6.20) so the unit step is well sized from the start.
  */
-import { throwIfAborted } from "../contract.js";
-import { dot, norm2, normInf, stalled, type Objective } from "./objective.js";
+import { dot, norm2, type Objective } from "./objective.js";
+import { Descent } from "./descent.js";
 import { strongWolfe } from "./line-search.js";
 import type { MinimizeOptions, MinimizeResult } from "./types.js";
 
 export function quasiNewton(objective: Objective, x0: Float64Array, options: MinimizeOptions & { method: "dfp" | "bfgs" }): MinimizeResult {
   if (options.l1) throw new Error(`an L1 penalty needs method gd or lbfgs, not ${options.method}`);
   const n = objective.size;
-  const maxIter = options.maxIter ?? 1000;
-  const tol = options.tol ?? 1e-6;
   const bfgs = options.method === "bfgs";
-  let x = Float64Array.from(x0);
-  let g = new Float64Array(n);
-  let xNew = new Float64Array(n);
-  let gNew = new Float64Array(n);
+  const it = new Descent(x0, options);
   const hInv = new Float64Array(n * n);
   const d = new Float64Array(n);
   const s = new Float64Array(n);
@@ -31,31 +26,24 @@ export function quasiNewton(objective: Objective, x0: Float64Array, options: Min
   };
   reset();
 
-  let f = objective.valueAndGradient(x, g);
-  let gradNorm = normInf(g);
-  let iterations = 0;
-  let converged = gradNorm <= tol;
-  while (!converged && iterations < maxIter) {
-    throwIfAborted(options.signal);
+  it.start(objective.valueAndGradient(it.x, it.g));
+  while (it.running()) {
+    const g = it.g;
     multiply(hInv, g, d, n, -1);
     if (!(dot(d, g) < 0)) {
       reset();
       for (let i = 0; i < n; i++) d[i] = -g[i];
     }
-    const alpha0 = fresh && iterations === 0 ? Math.min(1, 1 / Math.max(norm2(g), 1e-300)) : 1;
-    let ls = strongWolfe(objective, x, f, g, d, xNew, gNew, alpha0);
+    const alpha0 = fresh && it.iterations === 0 ? Math.min(1, 1 / Math.max(norm2(g), 1e-300)) : 1;
+    let ls = strongWolfe(objective, it.x, it.f, g, d, it.xNew, it.gNew, alpha0);
     if (!ls.ok && !fresh) {
       // A stale approximation can point nearly uphill: retry once along −g.
       reset();
       for (let i = 0; i < n; i++) d[i] = -g[i];
-      ls = strongWolfe(objective, x, f, g, d, xNew, gNew, Math.min(1, 1 / Math.max(norm2(g), 1e-300)));
+      ls = strongWolfe(objective, it.x, it.f, g, d, it.xNew, it.gNew, Math.min(1, 1 / Math.max(norm2(g), 1e-300)));
     }
     if (!ls.ok) break;
-    iterations++;
-    for (let i = 0; i < n; i++) {
-      s[i] = xNew[i] - x[i];
-      y[i] = gNew[i] - g[i];
-    }
+    it.differences(s, y);
     const sy = dot(s, y);
     if (sy > 1e-10 * norm2(s) * norm2(y)) {
       if (fresh) {
@@ -76,15 +64,9 @@ export function quasiNewton(objective: Objective, x0: Float64Array, options: Min
         }
       }
     }
-    const previous = f;
-    [x, xNew] = [xNew, x];
-    [g, gNew] = [gNew, g];
-    f = ls.f;
-    gradNorm = normInf(g);
-    options.onIteration?.(iterations, f);
-    if (gradNorm <= tol || stalled(previous, f)) converged = true;
+    it.accept(ls.f);
   }
-  return { x, iterations, loss: f, gradNorm, converged };
+  return it.result();
 }
 
 function multiply(m: Float64Array, v: Float64Array, out: Float64Array, n: number, sign: number): void {
