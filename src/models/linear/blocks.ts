@@ -173,3 +173,17 @@ export function columnMajor(columns: readonly Float64Array[], n: number, shift: 
   }
   return out;
 }
+
+/**
+ * The ridge term ½ Σ_j λ_j v_j² of one weight vector v = x[offset … offset + λ.length):
+ * adds its gradient into g and returns its value (to add to the loss).
+ */
+export function addRidge(x: Float64Array, g: Float64Array, l2: Float64Array, offset = 0): number {
+  let penalty = 0;
+  for (let j = 0; j < l2.length; j++) {
+    const v = x[offset + j];
+    penalty += 0.5 * l2[j] * v * v;
+    g[offset + j] += l2[j] * v;
+  }
+  return penalty;
+}

@@ -9,7 +9,7 @@
  *   (1/Σw) Σ w_i [log Σ_k e^{s_ik} − s_{i,y_i}] (softmax; seed 002).
  */
 import type { Objective } from "../optim/objective.js";
-import { BLOCK, accumulateWeightedGram, blockGradient, blockScores, symmetriseLower } from "./blocks.js";
+import { BLOCK, accumulateWeightedGram, blockGradient, blockScores, symmetriseLower, addRidge } from "./blocks.js";
 
 interface LossOptions {
   fitIntercept: boolean;
@@ -61,12 +61,7 @@ export function binaryLogisticLoss(z: Float64Array, y: Float64Array, n: number, 
     const scale = order ? (wsum > 0 ? 1 / wsum : 0) : 1 / total;
     for (let j = 0; j < size; j++) g[j] *= scale;
     loss *= scale;
-    if (l2) {
-      for (let j = 0; j < p; j++) {
-        loss += 0.5 * l2[j] * x[j] * x[j];
-        g[j] += l2[j] * x[j];
-      }
-    }
+    if (l2) loss += addRidge(x, g, l2);
     return loss;
   };
 
@@ -146,15 +141,7 @@ export function multinomialLoss(z: Float64Array, y: Int32Array, n: number, p: nu
     const scale = order ? (wsum > 0 ? 1 / wsum : 0) : 1 / total;
     for (let j = 0; j < size; j++) g[j] *= scale;
     loss *= scale;
-    if (l2) {
-      for (let k = 0; k < classes; k++) {
-        for (let j = 0; j < p; j++) {
-          const v = x[k * q + j];
-          loss += 0.5 * l2[j] * v * v;
-          g[k * q + j] += l2[j] * v;
-        }
-      }
-    }
+    if (l2) for (let k = 0; k < classes; k++) loss += addRidge(x, g, l2, k * q);
     return loss;
   };
 

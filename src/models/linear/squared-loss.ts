@@ -4,7 +4,7 @@
  * gradient tolerance independent of the number of rows.
  */
 import type { Objective } from "../optim/objective.js";
-import { BLOCK, accumulateWeightedGram, blockGradient, blockScores, symmetriseLower } from "./blocks.js";
+import { BLOCK, accumulateWeightedGram, blockGradient, blockScores, symmetriseLower, addRidge } from "./blocks.js";
 
 export function squaredLoss(
   z: Float64Array,
@@ -46,12 +46,7 @@ export function squaredLoss(
     const scale = order ? (wsum > 0 ? 1 / wsum : 0) : 1 / total;
     for (let j = 0; j < size; j++) g[j] *= scale;
     loss *= 0.5 * scale;
-    if (l2) {
-      for (let j = 0; j < p; j++) {
-        loss += 0.5 * l2[j] * x[j] * x[j];
-        g[j] += l2[j] * x[j];
-      }
-    }
+    if (l2) loss += addRidge(x, g, l2);
     return loss;
   };
 
