@@ -149,15 +149,6 @@ export function assembleValidation(spec: ResolvedSpec, classes: readonly string[
   // The first repetition covers every row exactly once: its predictions pool into one confusion matrix and curve.
   const firstRepetition = v.method === "holdout" ? 1 : pools(v) ? (v.method === "kfold" ? v.k : v.method === "five_by_two" ? 2 : sorted.length) : 0;
   const pooled = sorted.slice(0, firstRepetition);
-  const cat = <T extends Int32Array | Float64Array>(parts: T[]): T => {
-    const out = new (parts[0].constructor as new (n: number) => T)(parts.reduce((s, p) => s + p.length, 0));
-    let o = 0;
-    for (const p of parts) {
-      out.set(p, o);
-      o += p.length;
-    }
-    return out;
-  };
   let pooledScore: Scored | null = null;
   let outcomesBits: RowOutcomes | undefined;
   if (pooled.length) {
@@ -214,35 +205,37 @@ function estimate632(train: Scored[], oob: Scored[]): Record<string, number | nu
   return out;
 }
 
+/** Typed arrays end to end, as one array of the first one's kind. */
+function cat<T extends Int32Array | Float64Array>(parts: readonly T[]): T {
+  const out = new (parts[0].constructor as new (n: number) => T)(parts.reduce((s, p) => s + p.length, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
 /** Joins per-fold predictions in fold order (matching the concatenated test rows). */
 export function concatPredictions(parts: readonly Prediction[]): Prediction {
   const first = parts[0];
-  const cat = <T extends Float64Array | Int32Array>(arrays: T[], make: (n: number) => T): T => {
-    const out = make(arrays.reduce((s, a) => s + a.length, 0));
-    let o = 0;
-    for (const a of arrays) {
-      out.set(a, o);
-      o += a.length;
-    }
-    return out;
-  };
   switch (first.task) {
     case "classification": {
       const ps = parts as Extract<Prediction, { task: "classification" }>[];
       const allProba = ps.every((p) => p.proba);
       return {
         task: "classification",
-        labels: cat(ps.map((p) => p.labels), (n) => new Int32Array(n)),
-        proba: allProba ? cat(ps.map((p) => p.proba!), (n) => new Float64Array(n)) : undefined,
+        labels: cat(ps.map((p) => p.labels)),
+        proba: allProba ? cat(ps.map((p) => p.proba!)) : undefined,
       };
     }
     case "regression":
-      return { task: "regression", values: cat((parts as Extract<Prediction, { task: "regression" }>[]).map((p) => p.values), (n) => new Float64Array(n)) };
+      return { task: "regression", values: cat((parts as Extract<Prediction, { task: "regression" }>[]).map((p) => p.values)) };
     case "clustering":
-      return { task: "clustering", labels: cat((parts as Extract<Prediction, { task: "clustering" }>[]).map((p) => p.labels), (n) => new Int32Array(n)) };
+      return { task: "clustering", labels: cat((parts as Extract<Prediction, { task: "clustering" }>[]).map((p) => p.labels)) };
     case "projection": {
       const ps = parts as Extract<Prediction, { task: "projection" }>[];
-      return { task: "projection", dims: first.dims, values: cat(ps.map((p) => p.values), (n) => new Float64Array(n)) };
+      return { task: "projection", dims: first.dims, values: cat(ps.map((p) => p.values)) };
     }
   }
 }
