@@ -16,6 +16,12 @@ export interface Config {
   modelCacheSize: number;
   /** Jobs queued or running at once; past it, new training / evaluation / search requests get 503 + Retry-After. */
   maxJobs: number;
+  /** Memory budget of one job, MiB: estimated before queueing (422 past it) and enforced while it runs. */
+  jobMemoryMb: number;
+  /** Most rows in one /predict request; more → 413. */
+  predictMaxRows: number;
+  /** Most candidates one search may evaluate; more → 422. */
+  maxSearchCandidates: number;
 }
 
 export const DEFAULTS: Config = {
@@ -31,6 +37,9 @@ export const DEFAULTS: Config = {
   shutdownGraceMs: 30_000,
   modelCacheSize: 64,
   maxJobs: 1000,
+  jobMemoryMb: 4096,
+  predictMaxRows: 100_000,
+  maxSearchCandidates: 1000,
 };
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -55,5 +64,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: int(env, "XIGUA_SHUTDOWN_GRACE_S", DEFAULTS.shutdownGraceMs / 1000, 0) * 1000,
     modelCacheSize: int(env, "XIGUA_MODEL_CACHE", DEFAULTS.modelCacheSize, 1),
     maxJobs: int(env, "XIGUA_MAX_JOBS", DEFAULTS.maxJobs, 1),
+    jobMemoryMb: int(env, "XIGUA_JOB_MEMORY_MB", DEFAULTS.jobMemoryMb, 64),
+    predictMaxRows: int(env, "XIGUA_PREDICT_MAX_ROWS", DEFAULTS.predictMaxRows, 1),
+    maxSearchCandidates: int(env, "XIGUA_MAX_SEARCH_CANDIDATES", DEFAULTS.maxSearchCandidates, 1),
   };
 }

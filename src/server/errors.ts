@@ -32,6 +32,7 @@ const CATALOGUE = {
   unknown_column: { status: 422, title: "Unknown column" },
   invalid_data: { status: 422, title: "Unusable data" },
   invalid_artifact: { status: 422, title: "Invalid artifact" },
+  memory_budget_exceeded: { status: 422, title: "Job would exceed its memory budget" },
   unavailable: { status: 503, title: "Service unavailable" },
   internal: { status: 500, title: "Internal server error" },
 } as const;
