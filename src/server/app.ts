@@ -13,8 +13,9 @@ import { TrainingPool } from "../training/pool.js";
 import { JobRunner } from "../training/jobs.js";
 import { DEFAULTS, type Config } from "./config.js";
 import { ModelCache } from "./model-cache.js";
-import { registerErrorHandling } from "./plugins/errors.js";
+import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from "./plugins/errors.js";
 import { registerCsvBodyParser } from "./plugins/csv-body.js";
+import { registerBodyDepthLimit } from "./plugins/body-depth.js";
 import { algorithmRoutes } from "./routes/algorithms.js";
 import { comparisonRoutes } from "./routes/comparisons.js";
 import { featureScoreRoutes } from "./routes/feature-scores.js";
@@ -56,11 +57,17 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     },
     requestIdHeader: false,
     ajv: undefined,
+    // Failures below the routes answer problem+json too (see plugins/errors.ts).
+    frameworkErrors,
+    clientErrorHandler,
+    return503OnClosing: false,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerBodyDepthLimit(app);
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });

@@ -13,7 +13,7 @@ export interface ProblemBody {
   status: number;
   detail?: string;
   instance?: string;
-  code: string;
+  code: ErrorCode;
   errors?: FieldError[];
 }
 
@@ -33,31 +33,77 @@ const CATALOGUE = {
   invalid_data: { status: 422, title: "Unusable data" },
   invalid_artifact: { status: 422, title: "Invalid artifact" },
   memory_budget_exceeded: { status: 422, title: "Job would exceed its memory budget" },
+  // Train and evaluation requests that are well-formed but unusable (src/training/spec.ts).
+  unsupported_task: { status: 422, title: "Algorithm does not do this task" },
+  target_required: { status: 422, title: "Target column required" },
+  target_all_missing: { status: 422, title: "Target has no values" },
+  single_class: { status: 422, title: "Target has a single class" },
+  no_features: { status: 422, title: "No feature columns" },
+  target_as_feature: { status: 422, title: "Target listed as a feature" },
+  duplicate_feature: { status: 422, title: "Feature listed twice" },
+  unknown_class: { status: 422, title: "Unknown class" },
+  invalid_step: { status: 422, title: "Invalid preprocessing step" },
+  invalid_validation: { status: 422, title: "Invalid validation scheme" },
+  invalid_request: { status: 422, title: "Inconsistent request" },
+  nesting_too_deep: { status: 422, title: "Value nested too deeply" },
+  // Below the routes: URL and HTTP-level failures (src/server/plugins/errors.ts).
+  request_timeout: { status: 408, title: "Request timeout" },
+  uri_too_long: { status: 414, title: "URI too long" },
+  headers_too_large: { status: 431, title: "Request headers too large" },
+  // Recorded on failed or cancelled jobs (model, evaluation and search `error`), not HTTP answers.
+  unusable_input: { status: 422, title: "Unusable input" },
+  cancelled: { status: 409, title: "Cancelled" },
+  timeout: { status: 500, title: "Time limit exceeded" },
+  interrupted: { status: 500, title: "Interrupted" },
+  worker_crashed: { status: 500, title: "Worker crashed" },
+  out_of_memory: { status: 500, title: "Training ran out of memory" },
+  memory_limit_exceeded: { status: 422, title: "Job exceeded its memory budget" },
+  training_failed: { status: 500, title: "Training failed" },
+  search_failed: { status: 422, title: "Search failed" },
   unavailable: { status: 503, title: "Service unavailable" },
   internal: { status: 500, title: "Internal server error" },
 } as const;
 
 export type ErrorCode = keyof typeof CATALOGUE;
 
+export interface ProblemType {
+  code: ErrorCode;
+  type: string;
+  status: number;
+  title: string;
+}
+
+export const PROBLEM_TYPE_PREFIX = "urn:xigua:problem:";
+
+/** Every problem type a client can meet, for the OpenAPI document and the tests. */
+export const PROBLEM_TYPES: readonly ProblemType[] = (Object.keys(CATALOGUE) as ErrorCode[]).map((code) => ({
+  code,
+  type: PROBLEM_TYPE_PREFIX + code,
+  ...CATALOGUE[code],
+}));
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(CATALOGUE, code);
+}
+
 export class ApiError extends Error {
   readonly status: number;
   constructor(
-    readonly code: ErrorCode | string,
+    readonly code: ErrorCode,
     readonly detail: string,
     readonly errors?: FieldError[],
     status?: number,
   ) {
     super(detail);
     this.name = "ApiError";
-    this.status = status ?? (CATALOGUE as Record<string, { status: number }>)[code]?.status ?? 422;
+    this.status = status ?? CATALOGUE[code].status;
   }
 }
 
-export function problemFor(code: string, status: number, detail?: string, errors?: FieldError[], instance?: string): ProblemBody {
-  const entry = (CATALOGUE as Record<string, { title: string }>)[code];
+export function problemFor(code: ErrorCode, status: number, detail?: string, errors?: FieldError[], instance?: string): ProblemBody {
   return {
-    type: `urn:xigua:problem:${code}`,
-    title: entry?.title ?? (status >= 500 ? CATALOGUE.internal.title : "Unusable request"),
+    type: PROBLEM_TYPE_PREFIX + code,
+    title: CATALOGUE[code].title,
     status,
     ...(detail ? { detail } : {}),
     ...(instance ? { instance } : {}),

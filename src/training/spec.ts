@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import type { Task } from "../models/contract.js";
+import type { ErrorCode } from "../server/errors.js";
 import { getAlgorithm } from "../models/registry.js";
 import { planSteps, resolveSteps, StepSpecError, type StepRequest } from "./pipeline.js";
 import type { ResolvedSpec } from "./train.js";
@@ -38,7 +39,7 @@ export class SpecError extends Error {
   constructor(
     message: string,
     readonly path: string,
-    readonly code = "unusable_request",
+    readonly code: ErrorCode = "unusable_request",
   ) {
     super(message);
     this.name = "SpecError";

@@ -2,11 +2,16 @@
  * One error handler for the whole API: every failure leaves as problem+json.
  * Validation failures name the field (`rows[3].密度`, `params.max_depth`,
  * `query.limit`); a 5xx says nothing about internals (they go to the log).
+ * Failures below the routes (a URL that does not decode, an over-long path
+ * parameter, an HTTP message node cannot parse, requests during shutdown)
+ * answer problem+json too, through the hooks Fastify offers for each.
  */
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { DataError, DataTooLargeError } from "../../data/errors.js";
-import { ApiError, problemFor, type FieldError } from "../errors.js";
+import { ApiError, problemFor, type ErrorCode, type FieldError } from "../errors.js";
 
 /** "/rows/3/密度" → "rows[3].密度" */
 export function jsonPointerToPath(pointer: string, prefix = ""): string {
@@ -16,7 +21,7 @@ export function jsonPointerToPath(pointer: string, prefix = ""): string {
   return out;
 }
 
-const FASTIFY_CODES: Record<string, { code: string; status: number }> = {
+const FASTIFY_CODES: Record<string, { code: ErrorCode; status: number }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: "unsupported_media_type", status: 415 },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: "malformed_request", status: 400 },
   FST_ERR_CTP_BODY_TOO_LARGE: { code: "payload_too_large", status: 413 },
@@ -26,15 +31,86 @@ const FASTIFY_CODES: Record<string, { code: string; status: number }> = {
   FST_ERR_CTP_INVALID_TYPE: { code: "unsupported_media_type", status: 415 },
 };
 
-function send(reply: FastifyReply, request: FastifyRequest, status: number, code: string, detail?: string, errors?: FieldError[]) {
+const INTERNAL_DETAIL = "an internal error occurred; the request id is in the x-request-id header";
+
+function send(reply: FastifyReply, request: FastifyRequest, status: number, code: ErrorCode, detail?: string, errors?: FieldError[]) {
   if (status === 429 || status === 503) reply.header("retry-after", "5");
   return reply
     .code(status)
+    .header("x-request-id", request.id)
     .type("application/problem+json")
     .send(problemFor(code, status, detail, errors, request.url));
 }
 
+/** Longest path parameter the router accepts (ids are 19 characters); longer → 414. */
+export const MAX_PARAM_LENGTH = 100;
+
+/**
+ * Fastify's `frameworkErrors`: the router's own failures, raised before any
+ * route or hook runs (so before the x-request-id hook too).
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code === "FST_ERR_BAD_URL") {
+    void send(reply, request, 400, "malformed_request", "the URL path does not decode (invalid percent-encoding)");
+  } else if (error.code === "FST_ERR_MAX_PARAM_LENGTH") {
+    void send(reply, request, 414, "uri_too_long", `a path segment is longer than ${MAX_PARAM_LENGTH} characters`);
+  } else {
+    request.log.error({ err: error }, "router error");
+    void send(reply, request, 500, "internal", INTERNAL_DETAIL);
+  }
+}
+
+/** Node's http parser failures (no request object exists yet): status and code by parser error. */
+function connectionProblem(errorCode: string | undefined): { status: number; code: ErrorCode; detail: string } {
+  if (errorCode === "HPE_HEADER_OVERFLOW") return { status: 431, code: "headers_too_large", detail: "the request line and headers exceed the server's limit (16 KiB)" };
+  if (errorCode === "ERR_HTTP_REQUEST_TIMEOUT" || errorCode === "ERR_HTTP_HEADERS_TIMEOUT") return { status: 408, code: "request_timeout", detail: "the request did not arrive in time" };
+  return { status: 400, code: "malformed_request", detail: "the HTTP message could not be parsed" };
+}
+
+/** Fastify's `clientErrorHandler`: answers on the raw socket, as node's default does, but with problem+json. */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  const { status, code, detail } = connectionProblem(error.code);
+  // A response already under way on this socket cannot be followed by another.
+  const busy = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+  if (socket.writable && !busy) {
+    const body = JSON.stringify(problemFor(code, status, detail));
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
+/** Turns a route pattern ("/v1/models/:id") into a matcher for concrete paths. */
+function patternMatcher(url: string): RegExp {
+  const source = url
+    .split("/")
+    .map((part) => (part.startsWith(":") ? "[^/]+" : part === "*" ? ".*" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("/");
+  return new RegExp(`^${source}/?$`);
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
+  // Known paths, so a wrong method on one is a 405 with Allow rather than a 404.
+  const routes: { matcher: RegExp; methods: string[] }[] = [];
+  app.addHook("onRoute", (route) => {
+    if (route.schema?.hide) return;
+    routes.push({ matcher: patternMatcher(route.url), methods: ([] as string[]).concat(route.method) });
+  });
+
+  // Fastify's own drain answer is plain JSON (return503OnClosing is off in app.ts); this one is a problem.
+  let closing = false;
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
+  app.addHook("onRequest", async (request, reply) => {
+    if (closing) {
+      reply.header("connection", "close");
+      return send(reply, request, 503, "unavailable", "the service is shutting down");
+    }
+  });
+
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const context = (error as { validationContext?: string }).validationContext;
@@ -55,8 +131,16 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return send(reply, request, error.statusCode, error.statusCode === 413 ? "payload_too_large" : "malformed_request", error.message);
     }
     request.log.error({ err: error }, "unhandled error");
-    return send(reply, request, 500, "internal", "an internal error occurred; the request id is in the x-request-id header");
+    return send(reply, request, 500, "internal", INTERNAL_DETAIL);
   });
 
-  app.setNotFoundHandler((request, reply) => send(reply, request, 404, "route_not_found", `no route ${request.method} ${request.url.split("?")[0]}`));
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?")[0];
+    const allowed = [...new Set(routes.filter((r) => r.matcher.test(path)).flatMap((r) => r.methods))];
+    if (allowed.length > 0) {
+      reply.header("allow", allowed.join(", "));
+      return send(reply, request, 405, "method_not_allowed", `${request.method} is not allowed on ${path}; allowed: ${allowed.join(", ")}`);
+    }
+    return send(reply, request, 404, "route_not_found", `no route ${request.method} ${path}`);
+  });
 }

@@ -1,0 +1,61 @@
+/**
+ * Bounds how deeply a JSON body nests. JSON.parse takes any depth, but much of
+ * what follows recurses (zod, JSON.stringify in messages, structured clone to a
+ * worker, canonical JSON of an artifact): a 5,000-level value in a search grid
+ * overflowed the stack while an error message was built. Refusing such bodies
+ * before validation removes the whole class. No request of this API legitimately
+ * nests past a dozen levels (an artifact of nested ensembles is the deepest).
+ */
+import type { FastifyInstance } from "fastify";
+import { ApiError } from "../errors.js";
+
+export const MAX_BODY_DEPTH = 64;
+
+interface Frame {
+  value: object;
+  depth: number;
+  parent: Frame | null;
+  key: string | number;
+}
+
+function pathOf(frame: Frame): string {
+  const keys: (string | number)[] = [];
+  for (let f: Frame | null = frame; f?.parent; f = f.parent) keys.push(f.key);
+  let out = "";
+  for (const key of keys.reverse()) out += typeof key === "number" ? `[${key}]` : out === "" ? key : `.${key}`;
+  return out || "body";
+}
+
+/** The path of the first container nested deeper than `limit` (the body itself is depth 1), or null. Iterative: never recurses. */
+export function tooDeepPath(body: unknown, limit = MAX_BODY_DEPTH): string | null {
+  if (typeof body !== "object" || body === null) return null;
+  const stack: Frame[] = [{ value: body, depth: 1, parent: null, key: "" }];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    if (frame.depth > limit) return pathOf(frame);
+    const { value } = frame;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const child: unknown = value[i];
+        if (typeof child === "object" && child !== null) stack.push({ value: child, depth: frame.depth + 1, parent: frame, key: i });
+      }
+    } else {
+      for (const key in value) {
+        const child: unknown = (value as Record<string, unknown>)[key];
+        if (typeof child === "object" && child !== null) stack.push({ value: child, depth: frame.depth + 1, parent: frame, key });
+      }
+    }
+  }
+  return null;
+}
+
+export function registerBodyDepthLimit(app: FastifyInstance): void {
+  app.addHook("preValidation", async (request) => {
+    if (Buffer.isBuffer(request.body)) return;
+    const path = tooDeepPath(request.body);
+    if (path !== null) {
+      const message = `nested more than ${MAX_BODY_DEPTH} levels deep`;
+      throw new ApiError("nesting_too_deep", `the body is ${message} at ${path}`, [{ path, message }]);
+    }
+  });
+}
