@@ -13,6 +13,7 @@ import { TrainingPool } from "../training/pool.js";
 import { JobRunner } from "../training/jobs.js";
 import { DEFAULTS, type Config } from "./config.js";
 import { ModelCache } from "./model-cache.js";
+import { withProblemTypes } from "./openapi-problems.js";
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from "./plugins/errors.js";
 import { registerCsvBodyParser } from "./plugins/csv-body.js";
 import { registerBodyDepthLimit } from "./plugins/body-depth.js";
@@ -103,7 +104,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
       ],
     },
     transform: jsonSchemaTransform,
-    transformObject: (input) => withCsvUpload(jsonSchemaTransformObject(input) as OpenApiDocument),
+    transformObject: (input) => withProblemTypes(withCsvUpload(jsonSchemaTransformObject(input) as OpenApiDocument)),
   });
   await app.register(swaggerUi, { routePrefix: "/docs" });
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());

@@ -85,6 +85,12 @@ export function resolveSpec(request: TrainRequest, dataset: DatasetColumns, purp
     task = unsupervised;
   }
 
+  // Rows without a target value are left out of a supervised fit; with none left there is nothing to learn from.
+  const labelledRows = targetColumn ? dataset.row_count - (targetColumn.missing_count ?? 0) : dataset.row_count;
+  if (targetColumn && labelledRows <= 0) {
+    throw new SpecError(`every value of the target "${target}" is missing: no row has a label to learn from`, "target", "target_all_missing");
+  }
+
   if (task === "classification" && (targetColumn?.levels?.length ?? 0) < 2) {
     throw new SpecError(`target "${target}" has ${targetColumn?.levels?.length ?? 0} class(es); classification needs at least two`, "target", "single_class");
   }
@@ -128,8 +134,12 @@ export function resolveSpec(request: TrainRequest, dataset: DatasetColumns, purp
   }
   if (purpose === "evaluate" && validation.method === "none") throw new SpecError('an evaluation needs a validation scheme other than "none"', "validation.method", "invalid_validation");
   if (validation.method === "bias_variance" && task !== "regression") throw new SpecError("bias_variance applies to regression", "validation.method", "invalid_validation");
-  if (validation.method === "kfold" && validation.k > dataset.row_count) {
-    throw new SpecError(`k = ${validation.k} is more than the ${dataset.row_count} rows`, "validation.k", "invalid_validation");
+  const rowsNote = labelledRows < dataset.row_count ? ` (${dataset.row_count - labelledRows} of the ${dataset.row_count} rows have no target value)` : "";
+  if (validation.method === "kfold" && validation.k > labelledRows) {
+    throw new SpecError(`k = ${validation.k} is more than the ${labelledRows} labelled rows${rowsNote}`, "validation.k", "invalid_validation");
+  }
+  if (validation.method !== "none" && labelledRows < 2) {
+    throw new SpecError(`${validation.method} splits rows into training and test parts, and there is ${labelledRows} labelled row${rowsNote}`, "validation.method", "invalid_validation");
   }
 
   let positiveClass: string | null = null;
