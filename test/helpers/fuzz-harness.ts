@@ -1,0 +1,126 @@
+/**
+ * The fuzz batteries' invariant, checked after every request: no 5xx; every
+ * error is problem+json with a catalogue code; a job the request created is
+ * cancelled (the suite ends cleanly); /health/ready answers 200 within a second
+ * (the issue's bound: a request that leaves work on the event loop shows here).
+ *
+ * A 5xx in a slice another engineer owns is listed in KNOWN_GAPS with the
+ * reason, like scikit-learn's PER_ESTIMATOR_XFAIL_CHECKS: it is reported as a
+ * test diagnostic rather than a failure, and the lead clears the entry once the
+ * fix is merged. Anything else that answers 5xx fails the battery.
+ */
+import assert from "node:assert/strict";
+import { performance } from "node:perf_hooks";
+import type { FastifyInstance } from "fastify";
+import type { LightMyRequestResponse } from "fastify";
+import { isErrorCode } from "../../src/server/errors.js";
+import { encodeBody } from "./schema-values.js";
+
+export interface FuzzRequest {
+  method: string;
+  url: string;
+  body?: unknown;
+  /** Raw payload (a CSV); sent as is. */
+  raw?: string;
+  contentType?: string;
+}
+
+export interface KnownGap {
+  /** Method and route pattern, e.g. "POST /v1/models". */
+  route: string;
+  /** Which inputs: a predicate on the request and the problem answered. */
+  matches(request: FuzzRequest, response: { status: number; body: string }): boolean;
+  reason: string;
+}
+
+/** 5xx answers found by the batteries that belong to other slices of issue 10, pending their fixes. */
+export const KNOWN_GAPS: KnownGap[] = [];
+
+/** The preprocessing steps of a train, evaluation or search body. */
+function stepsOf(request: FuzzRequest): Record<string, unknown>[] {
+  const body = request.body as { preprocessing?: unknown } | undefined;
+  return Array.isArray(body?.preprocessing) ? body.preprocessing.filter((s): s is Record<string, unknown> => typeof s === "object" && s !== null) : [];
+}
+
+/**
+ * Inputs that take the whole test process down (heap exhaustion on the request
+ * thread), so they cannot be sent at all until fixed: skipped and reported.
+ */
+export const KNOWN_CRASHES: { route: string; matches(request: FuzzRequest): boolean; reason: string }[] = [
+  {
+    route: "POST /v1/models",
+    matches: (r) => stepsOf(r).some((s) => s.step === "mds" && typeof s.n_components === "number" && s.n_components > 1e5),
+    reason: "mds.n_components ≥ 1e9 builds a list of that many column names on the request thread: heap exhausted, process killed (issue 10 items 6/16, h-limits)",
+  },
+];
+
+export const HEALTH_BOUND_MS = 1000;
+
+export class FuzzHarness {
+  readonly gapsSeen = new Map<KnownGap, string[]>();
+  requests = 0;
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  readonly crashesSkipped = new Map<string, number>();
+
+  /** Sends one request and checks the invariant; null when the input is a known crash and was not sent. */
+  async send(request: FuzzRequest, routePattern: string): Promise<LightMyRequestResponse | null> {
+    const crash = KNOWN_CRASHES.find((c) => c.route === `${request.method} ${routePattern}` && c.matches(request));
+    if (crash) {
+      this.crashesSkipped.set(crash.reason, (this.crashesSkipped.get(crash.reason) ?? 0) + 1);
+      return null;
+    }
+    const payload = request.raw ?? (request.body === undefined ? undefined : encodeBody(request.body));
+    const res = await this.app.inject({
+      method: request.method as "GET",
+      url: request.url,
+      ...(payload !== undefined ? { payload, headers: { "content-type": request.contentType ?? "application/json" } } : {}),
+    });
+    this.requests++;
+    this.checkAnswer(request, routePattern, res);
+    await this.cancelCreatedJob(res);
+    await this.assertHealthy(`${request.method} ${request.url}`);
+    return res;
+  }
+
+  private checkAnswer(request: FuzzRequest, routePattern: string, res: LightMyRequestResponse): void {
+    const label = () => `${request.method} ${request.url} ${(request.raw ?? encodeBody(request.body)).slice(0, 600)} → ${res.statusCode} ${res.body.slice(0, 400)}`;
+    if (res.statusCode >= 500 && res.statusCode !== 503) {
+      const route = `${request.method} ${routePattern}`;
+      const gap = KNOWN_GAPS.find((g) => g.route === route && g.matches(request, { status: res.statusCode, body: res.body }));
+      assert.ok(gap, `5xx: ${label()}`);
+      this.gapsSeen.set(gap, [...(this.gapsSeen.get(gap) ?? []), label()]);
+      return;
+    }
+    if (res.statusCode >= 400) {
+      assert.match(String(res.headers["content-type"]), /^application\/problem\+json/, label());
+      const code = (res.json() as { code?: string }).code ?? "";
+      assert.ok(isErrorCode(code), `code "${code}" is not in the catalogue: ${label()}`);
+    }
+  }
+
+  /** A 202 queued a job: cancel it so the battery leaves nothing running (evaluations have no cancel; they are few). */
+  private async cancelCreatedJob(res: LightMyRequestResponse): Promise<void> {
+    if (res.statusCode !== 202) return;
+    const location = String(res.headers.location ?? "");
+    if (/^\/v1\/(models|searches)\/[^/]+$/.test(location)) await this.app.inject({ method: "POST", url: `${location}/cancel` });
+  }
+
+  async assertHealthy(after: string): Promise<void> {
+    const started = performance.now();
+    const res = await this.app.inject({ url: "/health/ready" });
+    const elapsed = performance.now() - started;
+    assert.equal(res.statusCode, 200, `/health/ready after ${after}: ${res.body}`);
+    assert.ok(elapsed < HEALTH_BOUND_MS, `/health/ready took ${elapsed.toFixed(0)} ms after ${after}`);
+  }
+
+  /** Known gaps met in this run, for the test's diagnostics. */
+  report(): string[] {
+    return [
+      `${this.requests} requests sent`,
+      ...[...this.gapsSeen].map(([gap, inputs]) => `known gap (${gap.route}: ${gap.reason}) hit ${inputs.length}×, e.g. ${inputs[0]}`),
+      ...[...this.crashesSkipped].map(([reason, n]) => `known crash, ${n} input(s) not sent: ${reason}`),
+    ];
+  }
+}
