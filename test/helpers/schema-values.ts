@@ -175,17 +175,18 @@ export function resolveRefs(schema: JsonSchema, doc: { components?: { schemas?: 
  * Random values for a schema: mostly shaped like it (right keys, boundary or
  * random leaves) so requests get past the first check, sometimes anything at all.
  */
-export function arbitraryFor(schema: JsonSchema, depth = 0): fc.Arbitrary<unknown> {
+export function arbitraryFor(schema: JsonSchema, depth = 0, overrides: Record<string, fc.Arbitrary<unknown>> = {}): fc.Arbitrary<unknown> {
   const boundary = boundaryValues(schema, { wrongTypes: 6 });
   const anything = fc.anything({ maxDepth: 2, maxKeys: 3, withNullPrototype: false });
   const shaped: fc.Arbitrary<unknown>[] = [];
   if (depth < 4) {
     for (const b of branches(schema)) {
       if (b.type === "object" && b.properties) {
-        const props = Object.fromEntries(Object.entries(b.properties).map(([k, s]) => [k, arbitraryFor(s, depth + 1)]));
+        // A named field (an id, rows with real column names) can be steered to values that get past the first check.
+        const props = Object.fromEntries(Object.entries(b.properties).map(([k, s]) => [k, overrides[k] ? fc.oneof({ weight: 3, arbitrary: overrides[k] }, arbitraryFor(s, depth + 1)) : arbitraryFor(s, depth + 1, overrides)]));
         shaped.push(fc.record(props, { requiredKeys: [] }));
       }
-      if (b.type === "array") shaped.push(fc.array(b.items ? arbitraryFor(b.items, depth + 1) : anything, { maxLength: 4 }));
+      if (b.type === "array") shaped.push(fc.array(b.items ? arbitraryFor(b.items, depth + 1, overrides) : anything, { maxLength: 4 }));
       if (b.type === "number") shaped.push(fc.double({ noNaN: true, noDefaultInfinity: true }));
       if (b.type === "integer") shaped.push(fc.integer());
       if (b.type === "string") shaped.push(fc.string({ maxLength: 8 }));
