@@ -16,11 +16,13 @@ let fuzz: FuzzHarness;
 let algorithms: { name: string; tasks: string[] }[];
 
 /** Tables of 12 rows: two numeric features, one categorical, a numeric and a class target. */
-const TABLES: Record<string, (i: number) => [number, number]> = {
-  huge: (i) => [(i % 2 ? 1 : -1) * 1e307 * (1 + i / 10), 1e307 * ((i * 7) % 5)],
-  tiny: (i) => [1e-300 * (i + 1), -1e-310 * i],
-  constant: () => [3, 3],
-  spread: (i) => [i % 3 === 0 ? 1e300 : -i, i % 4 === 0 ? -1e-300 : 1e15],
+const TABLES: Record<string, { rows: number; values: (i: number) => [number, number]; validation: object }> = {
+  huge: { rows: 12, values: (i) => [(i % 2 ? 1 : -1) * 1e307 * (1 + i / 10), 1e307 * ((i * 7) % 5)], validation: { method: "none" } },
+  tiny: { rows: 12, values: (i) => [1e-300 * (i + 1), -1e-310 * i], validation: { method: "none" } },
+  constant: { rows: 12, values: () => [3, 3], validation: { method: "none" } },
+  spread: { rows: 12, values: (i) => [i % 3 === 0 ? 1e300 : -i, i % 4 === 0 ? -1e-300 : 1e15], validation: { method: "none" } },
+  // Folds of two training rows, sometimes of one class only.
+  three_rows: { rows: 3, values: (i) => [i, 2 * i], validation: { method: "kfold", k: 3, stratify: false } },
 };
 const datasets: Record<string, string> = {};
 
@@ -28,9 +30,9 @@ before(async () => {
   t = await testApp({ workers: 1 });
   fuzz = new FuzzHarness(t.app);
   algorithms = (await t.app.inject({ url: "/v1/algorithms" })).json().items;
-  for (const [name, row] of Object.entries(TABLES)) {
-    const lines = Array.from({ length: 12 }, (_, i) => {
-      const [a, b] = row(i);
+  for (const [name, table] of Object.entries(TABLES)) {
+    const lines = Array.from({ length: table.rows }, (_, i) => {
+      const [a, b] = table.values(i);
       return `${a},${b},${i % 3 === 0 ? "p" : "q"},${a / 2 + b / 4},${i % 2 ? "yes" : "no"}`;
     });
     datasets[name] = (await uploadCsv(t.app, name, `x1,x2,c,y,k\n${lines.join("\n")}\n`)).id;
@@ -48,7 +50,7 @@ test("every algorithm on hostile numbers: train, predict extreme rows, explain, 
     const target = algorithm.tasks.includes("classification") ? "k" : algorithm.tasks.includes("regression") ? "y" : null;
     for (const [table, dataset] of Object.entries(datasets)) {
       const tags = [`table:${table}`, `algorithm:${algorithm.name}`];
-      const body = { dataset_id: dataset, algorithm: algorithm.name, ...(target ? { target, features: ["x1", "x2", "c"] } : {}), validation: { method: "none" }, seed: 1 };
+      const body = { dataset_id: dataset, algorithm: algorithm.name, ...(target ? { target, features: ["x1", "x2", "c"] } : {}), validation: TABLES[table].validation, seed: 1 };
       const created = await fuzz.send({ method: "POST", url: "/v1/models", body, tags, keepJob: true }, "/v1/models");
       if (created?.statusCode !== 202) continue;
       const id = created.json().id as string;
