@@ -61,7 +61,6 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     // Failures below the routes answer problem+json too (see plugins/errors.ts).
     frameworkErrors,
     clientErrorHandler,
-    return503OnClosing: false,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
   }).withTypeProvider<ZodTypeProvider>();
 

@@ -3,8 +3,8 @@
  * Validation failures name the field (`rows[3].密度`, `params.max_depth`,
  * `query.limit`); a 5xx says nothing about internals (they go to the log).
  * Failures below the routes (a URL that does not decode, an over-long path
- * parameter, an HTTP message node cannot parse, requests during shutdown)
- * answer problem+json too, through the hooks Fastify offers for each.
+ * parameter, an HTTP message node cannot parse) answer problem+json too,
+ * through the hooks Fastify offers for each.
  */
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
@@ -97,18 +97,6 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.addHook("onRoute", (route) => {
     if (route.schema?.hide) return;
     routes.push({ matcher: patternMatcher(route.url), methods: ([] as string[]).concat(route.method) });
-  });
-
-  // Fastify's own drain answer is plain JSON (return503OnClosing is off in app.ts); this one is a problem.
-  let closing = false;
-  app.addHook("preClose", async () => {
-    closing = true;
-  });
-  app.addHook("onRequest", async (request, reply) => {
-    if (closing) {
-      reply.header("connection", "close");
-      return send(reply, request, 503, "unavailable", "the service is shutting down");
-    }
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
