@@ -26,24 +26,45 @@ function pathOf(frame: Frame): string {
   return out || "body";
 }
 
-/** The path of the first container nested deeper than `limit` (the body itself is depth 1), or null. Iterative: never recurses. */
-export function tooDeepPath(body: unknown, limit = MAX_BODY_DEPTH): string | null {
-  if (typeof body !== "object" || body === null) return null;
-  const stack: Frame[] = [{ value: body, depth: 1, parent: null, key: "" }];
-  while (stack.length > 0) {
-    const frame = stack.pop()!;
-    if (frame.depth > limit) return pathOf(frame);
-    const { value } = frame;
+/** True when some container sits deeper than `limit` (the body itself is depth 1). Iterative, no allocation per container. */
+function nestsDeeperThan(body: object, limit: number): boolean {
+  const values: object[] = [body];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const value = values.pop()!;
+    const depth = depths.pop()!;
+    if (depth > limit) return true;
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
         const child: unknown = value[i];
-        if (typeof child === "object" && child !== null) stack.push({ value: child, depth: frame.depth + 1, parent: frame, key: i });
+        if (typeof child === "object" && child !== null) {
+          values.push(child);
+          depths.push(depth + 1);
+        }
       }
     } else {
       for (const key in value) {
         const child: unknown = (value as Record<string, unknown>)[key];
-        if (typeof child === "object" && child !== null) stack.push({ value: child, depth: frame.depth + 1, parent: frame, key });
+        if (typeof child === "object" && child !== null) {
+          values.push(child);
+          depths.push(depth + 1);
+        }
       }
+    }
+  }
+  return false;
+}
+
+/** The path of the first container nested deeper than `limit`, or null. The path is only traced once a body is known to be too deep. */
+export function tooDeepPath(body: unknown, limit = MAX_BODY_DEPTH): string | null {
+  if (typeof body !== "object" || body === null || !nestsDeeperThan(body, limit)) return null;
+  const stack: Frame[] = [{ value: body, depth: 1, parent: null, key: "" }];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    if (frame.depth > limit) return pathOf(frame);
+    const entries: [string | number, unknown][] = Array.isArray(frame.value) ? frame.value.map((v, i) => [i, v]) : Object.entries(frame.value);
+    for (const [key, child] of entries) {
+      if (typeof child === "object" && child !== null) stack.push({ value: child, depth: frame.depth + 1, parent: frame, key });
     }
   }
   return null;
