@@ -106,6 +106,30 @@ test("malformed HTTP over a real socket is a 400 problem", async () => {
   assert.equal((await fetch(`http://127.0.0.1:${port}/health/ready`)).status, 200);
 });
 
+test("a request whose headers never finish is a 408 problem", async () => {
+  // The service's own timeouts are minutes long; a bare server with the same handler and short ones shows the answer.
+  const Fastify = (await import("fastify")).default;
+  const { createServer } = await import("node:http");
+  const { clientErrorHandler } = await import("../../src/server/plugins/errors.js");
+  const app = Fastify({ clientErrorHandler, serverFactory: (handler) => createServer({ requestTimeout: 300, headersTimeout: 200, connectionsCheckingInterval: 50 }, handler) });
+  app.get("/", async () => "ok");
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  try {
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = connect((app.server.address() as AddressInfo).port, "127.0.0.1");
+      const chunks: Buffer[] = [];
+      socket.on("data", (c) => chunks.push(c));
+      socket.on("error", reject);
+      socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
+      socket.write("GET / HTTP/1.1\r\nHost: x\r\n");
+    });
+    const r = parseResponse(text);
+    assertProblem(r.status, r.contentType, r.body, { status: 408, code: "request_timeout" });
+  } finally {
+    await app.close();
+  }
+});
+
 test("an all-missing target is refused at once, not as a failed job", async () => {
   const csv = "x,y,c\n1,,a\n2,,b\n3,,a\n4,,b\n";
   const ds = (await uploadCsv(t.app, "no-target", csv, "&column_types=c:categorical")).id;

@@ -6,7 +6,7 @@
  * parameter, an HTTP message node cannot parse) answer problem+json too,
  * through the hooks Fastify offers for each.
  */
-import { STATUS_CODES } from "node:http";
+import { maxHeaderSize, STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
@@ -62,7 +62,7 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
 
 /** Node's http parser failures (no request object exists yet): status and code by parser error. */
 function connectionProblem(errorCode: string | undefined): { status: number; code: ErrorCode; detail: string } {
-  if (errorCode === "HPE_HEADER_OVERFLOW") return { status: 431, code: "headers_too_large", detail: "the request line and headers exceed the server's limit (16 KiB)" };
+  if (errorCode === "HPE_HEADER_OVERFLOW") return { status: 431, code: "headers_too_large", detail: `the request line and headers exceed the server's limit (${maxHeaderSize} bytes)` };
   if (errorCode === "ERR_HTTP_REQUEST_TIMEOUT" || errorCode === "ERR_HTTP_HEADERS_TIMEOUT") return { status: 408, code: "request_timeout", detail: "the request did not arrive in time" };
   return { status: 400, code: "malformed_request", detail: "the HTTP message could not be parsed" };
 }
