@@ -5,8 +5,10 @@
  * Classifier (scikit-learn's solver "svd"): Gaussian classes sharing the pooled
  * within-class covariance Σ = S_w/(n − K) (optionally shrunk towards tr(Σ)/p·I),
  * δ_k(x) = (μ_k − x̄)ᵀΣ⁺(x − x̄) − ½(μ_k − x̄)ᵀΣ⁺(μ_k − x̄) + log π_k,
- * probabilities by softmax over δ. Σ⁺ is taken on the directions Σ actually
- * spans, so constant or collinear features do not break the fit.
+ * probabilities by softmax over δ — the same rule as scikit-learn's
+ * LinearDiscriminantAnalysis(solver="svd"). Σ⁺ is taken on the directions Σ
+ * actually spans after standardising each feature, so constant or collinear
+ * features do not break the fit and feature scales do not decide what is kept.
  *
  * Projection (ldaTransform): (x − x̄)·V with V the generalised eigenvectors of
  * S_b = Σ_k nπ_k(μ_k − x̄)(μ_k − x̄)ᵀ against Σ, scaled so that the projected
@@ -37,7 +39,10 @@ export const ldaParams = z
     shrinkage: z.number().min(0).max(1).nullable().default(null),
     /** Projection dimensions kept by transform; null keeps min(K − 1, features). */
     n_components: z.number().int().positive().nullable().default(null),
-    /** Relative standard deviation below which a direction of the covariance counts as absent. */
+    /**
+     * A direction of the covariance counts as absent when its standard deviation, after each feature is
+     * divided by its within-class standard deviation, is at most tol (scikit-learn's svd solver's tol).
+     */
     tol: z.number().positive().default(1e-4),
   })
   .strict();
@@ -105,7 +110,9 @@ export function fitLda(X: Frame, y: Int32Array, classes: readonly string[], para
     for (let a = 0; a < p; a++) for (let b = 0; b < p; b++) between[a * p + b] += wk * centred[k * p + a] * centred[k * p + b];
   }
   const maxComponents = Math.min(K - 1, p, params.n_components ?? Infinity);
-  const g = generalizedEigen(cov, between, p, maxComponents, params.tol);
+  // scikit-learn's svd solver standardises by the within-class std (divided by n) before its tol cut.
+  const withinStd = Float64Array.from({ length: p }, (_, a) => Math.sqrt(stats.scatter[a * p + a] / n));
+  const g = generalizedEigen(cov, between, p, maxComponents, params.tol, withinStd);
   if (g.withinPinv.every((v) => v === 0)) throw new UnusableInputError(`${NAME}: every feature is constant within the classes`);
 
   const coef = new Float64Array(K * p);
