@@ -15,14 +15,15 @@ import { f64 } from "../state-schemas.js";
 import { classificationTarget } from "./classification.js";
 import { fittedColumns, moments, numericDesign } from "./design.js";
 import { diagnosticsSchema } from "./linear-state.js";
+import { maxIterParam } from "./params.js";
 
 const NAME = "perceptron";
 
 export const binaryPerceptronParamsShape = {
   /** Learning rate η. */
   eta0: z.number().positive().default(1),
-  /** Epochs (passes over the rows). */
-  max_iter: z.number().int().positive().default(1000),
+  /** Epochs (passes over the rows), at most MAX_ITER. */
+  max_iter: maxIterParam(1000),
   /** Visit the rows in a new seeded order every epoch. */
   shuffle: z.boolean().default(true),
   /** Learn the threshold θ; false fixes θ = 0. */

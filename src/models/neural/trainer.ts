@@ -8,7 +8,7 @@ import { permutation, type Rng } from "../../data/random.js";
 import { UnusableInputError, throwIfAborted } from "../contract.js";
 import { createStepper } from "../optim/steppers.js";
 import { initialParams, Network, type NetworkSpec } from "./network.js";
-import type { MlpParams } from "./params.js";
+import { stepperOptions, type MlpParams } from "./params.js";
 
 export interface Rows {
   X: Float64Array;
@@ -51,13 +51,7 @@ export function trainRun(
   const net = new Network(spec, Math.max(B, Math.min(n, 1024), validation ? Math.min(validation.n, 1024) : 0));
   const w = initialParams(spec, rng);
   const grad = new Float64Array(w.length);
-  const stepper = createStepper(params.solver, w.length, {
-    learningRate: params.learning_rate_init,
-    momentum: params.momentum,
-    beta1: params.beta_1,
-    beta2: params.beta_2,
-    epsilon: params.epsilon,
-  });
+  const stepper = createStepper(params.solver, w.length, stepperOptions(params));
   const Xb = new Float64Array(B * d);
   const Yb = new Float64Array(B * out);
   const order = new Int32Array(n);
