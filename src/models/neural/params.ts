@@ -25,7 +25,11 @@ export const MAX_HIDDEN_UNITS = 1024;
 export const MAX_EPOCHS = 10_000;
 /** Restarts multiply the whole training; 20 extra seeded runs already make a fit 21 times as long. */
 export const MAX_RESTARTS = 20;
-/** Rows per update with bp "minibatch" (scikit-learn's default is 200); the per-batch buffers are this × the widest layer. */
+/**
+ * Rows per update with bp "minibatch" (scikit-learn's default is 200). The batch's rows are
+ * copied (batch × features); the network goes through them 1024 at a time (trainer.ts).
+ * Past a few thousand rows a mini-batch is all but bp "accumulated", which says so.
+ */
 export const MAX_BATCH_SIZE = 4096;
 
 const BATCH_SIZE = 200;

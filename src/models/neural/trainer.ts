@@ -29,6 +29,9 @@ export interface RunResult {
   epochs: number;
 }
 
+/** Rows the network holds at once; a larger batch goes through in pieces of this size. */
+export const CHUNK_ROWS = 1024;
+
 export function batchSizeFor(params: Pick<MlpParams, "bp" | "batch_size">, n: number): number {
   if (params.bp === "standard") return 1;
   if (params.bp === "accumulated") return n;
@@ -48,7 +51,8 @@ export function trainRun(
   const out = spec.sizes[spec.sizes.length - 1];
   const { n } = train;
   const B = batchSizeFor(params, n);
-  const net = new Network(spec, Math.max(B, Math.min(n, 1024), validation ? Math.min(validation.n, 1024) : 0));
+  // Activations and deltas are capacity × units per layer: bounded by CHUNK_ROWS, not by the rows or the batch.
+  const net = new Network(spec, Math.min(CHUNK_ROWS, Math.max(n, validation ? validation.n : 0)));
   const w = initialParams(spec, rng);
   const grad = new Float64Array(w.length);
   const stepper = createStepper(params.solver, w.length, stepperOptions(params));
