@@ -112,7 +112,7 @@ export const polynomial: Transform<PolynomialSpec, PolynomialFitted> = {
     return resolve(
       chosen,
       spec,
-      frame.columns.map((c) => c.name).filter((n) => !chosen.includes(n)),
+      others(frame.columns, chosen),
     );
   },
 
@@ -147,12 +147,18 @@ export const polynomial: Transform<PolynomialSpec, PolynomialFitted> = {
     const fitted = resolve(
       chosen,
       spec,
-      columns.map((c) => c.name).filter((n) => !chosen.includes(n)),
+      others(columns, chosen),
     );
     const outputs = fitted.names.map((name): PlannedColumn => ({ name, type: "numeric" }));
     return replacePlanned(columns, new Map(chosen.map((name, j) => [name, j === 0 ? outputs : []])));
   },
 };
+
+/** Names of the columns not chosen (a set, not a scan per column: the table may be thousands of columns wide). */
+function others(columns: readonly { readonly name: string }[], chosen: readonly string[]): string[] {
+  const set = new Set(chosen);
+  return columns.map((c) => c.name).filter((n) => !set.has(n));
+}
 
 function product(inputs: readonly Float64Array[], term: readonly number[], n: number): Float64Array {
   const out = new Float64Array(n).fill(1);

@@ -62,8 +62,10 @@ export function pickColumns<C extends { readonly name: string; readonly type: Co
   step: string,
 ): C[] {
   if (named === undefined) return columns.filter((c) => accepted.includes(c.type));
+  // One map, not a scan per name: a request may name tens of thousands of columns of a table as wide.
+  const byName = new Map(columns.map((c) => [c.name, c]));
   return named.map((name, i) => {
-    const c = columns.find((col) => col.name === name);
+    const c = byName.get(name);
     if (!c) throw new DataError(`${step}: there is no column "${name}"`, `columns[${i}]`);
     if (!accepted.includes(c.type)) throw new DataError(`${step}: column "${name}" is ${c.type}, and this step takes ${accepted.join(" or ")} columns`, `columns[${i}]`);
     return c;

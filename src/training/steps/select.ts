@@ -128,7 +128,13 @@ export const selectFitted = z
     subsets_tried: z.number().int().nullable(),
   })
   .strict()
-  .refine((f) => f.scores.length === f.candidates.length && f.selected.every((s) => f.candidates.includes(s)), { message: "selected features must be candidates" });
+  .refine(
+    (f) => {
+      const candidates = new Set(f.candidates);
+      return f.scores.length === f.candidates.length && f.selected.every((s) => candidates.has(s));
+    },
+    { message: "selected features must be candidates" },
+  );
 
 export type SelectSpec = z.infer<typeof selectSpec>;
 export type SelectFitted = z.infer<typeof selectFitted>;
