@@ -124,16 +124,23 @@ const svm: FamilyEstimate = (algorithm, params, shape) => {
 const linear: FamilyEstimate = (algorithm, params, shape) => {
   const { rows: n, features: p } = shape;
   const k = Math.max(1, shape.classes);
-  // Coefficients per class for multinomial models; the dense solvers keep a few size × size matrices.
-  const size = (p + 1) * (shape.classes > 2 ? k : 1);
   const solver = option(params, "solver");
-  const dense = solver === "newton" || solver === "bfgs" || solver === "dfp" || solver === "lstsq" || solver === "cholesky" || algorithm.name === "lda";
   const terms: MemoryTerm[] = [
     // The design matrix, its standardised copy and a residual / gradient scratch of the same size.
     { path: "features", bytes: values(3 * n * (p + 1)), what: `the design matrix and its working copies (${n} rows × ${p + 1} columns)` },
     { path: "features", bytes: values(n * k * 2), what: "per-row scores and probabilities" },
   ];
-  if (dense) terms.push({ path: solver ? "params.solver" : "features", bytes: values(4 * size * size + (algorithm.name === "lda" ? (k + 2) * p * p : 0)), what: `${size} × ${size} matrices of the ${solver ?? algorithm.name} solve` });
+  if (algorithm.name === "lda") {
+    // A p × p scatter matrix per class, the pooled one, its pseudo-inverse and the eigenproblem's matrices.
+    terms.push({ path: "features", bytes: values((k + 6) * p * p), what: `${k + 6} matrices of ${p} × ${p} (class scatters, pooled covariance, eigenproblem)` });
+  } else if (solver === "newton" || solver === "bfgs" || solver === "dfp") {
+    // Hessian or its inverse approximation over every coefficient (one set per class for multinomial models), plus updates.
+    const size = (p + 1) * (shape.classes > 2 ? k : 1);
+    terms.push({ path: "params.solver", bytes: values(4 * size * size), what: `${size} × ${size} matrices of the ${solver} solver` });
+  } else if (solver === "lstsq" || solver === "cholesky") {
+    // Gram matrix, its factor, and the QR / SVD work arrays of the closed form.
+    terms.push({ path: "params.solver", bytes: values(5 * (p + 1) * (p + 1)), what: `${p + 1} × ${p + 1} matrices of the ${solver} closed form` });
+  }
   // Only the generic wrapper's strategies; logistic regression's "auto" / "multinomial" is the one multinomial model above.
   const strategy = option(params, "multiclass");
   if (strategy === "ovr" || strategy === "ovo" || strategy === "ecoc") terms.push(...multiclassTerms(params, shape, (problems) => values(problems * (p + 2)), "ovr"));

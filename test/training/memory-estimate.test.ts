@@ -52,13 +52,18 @@ test("the polynomial term count is the length of the term list, without building
   assert.ok(polynomialTermCount(1e6, 10, false, true, 10_000) > 10_000, "stops past the cap with a count above it");
 });
 
-test("ordinary requests fit the default budget for every algorithm (50,000 rows × 30 columns)", () => {
-  const classes = dataset(50_000, 30, [], 5);
-  const values = dataset(50_000, 30, [], 0);
-  for (const a of listAlgorithms()) {
-    const d = a.tasks.includes("classification") ? classes : values;
-    const e = estimate({ algorithm: a.name }, d);
-    assert.ok(e.bytes > 0 && e.bytes < DEFAULTS.jobMemoryMb * MIB, `${a.name}: ${Math.round(e.bytes / MIB)} MiB`);
+test("ordinary requests fit the default budget for every algorithm (50,000 rows × 30 columns; 2,000 rows × 1,000 columns, 10 classes)", () => {
+  for (const [rows, columns, k] of [
+    [50_000, 30, 5],
+    [2000, 1000, 10],
+  ]) {
+    const classes = dataset(rows, columns, [], k);
+    const values = dataset(rows, columns, [], 0);
+    for (const a of listAlgorithms()) {
+      const d = a.tasks.includes("classification") ? classes : values;
+      const e = estimate({ algorithm: a.name }, d);
+      assert.ok(e.bytes > 0 && e.bytes < DEFAULTS.jobMemoryMb * MIB, `${a.name} on ${rows} × ${columns}: ${Math.round(e.bytes / MIB)} MiB`);
+    }
   }
 });
 
