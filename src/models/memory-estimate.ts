@@ -59,16 +59,13 @@ function option(params: Params, key: string): string | undefined {
 const values = (count: number) => count * BYTES_PER_VALUE;
 
 /** Binary problems the multiclass wrapper fits for k classes (see multiclass/wrapper.ts codeFor). */
-export function binaryProblems(params: Params, k: number, fallback: "ovr" | "ovo" | "ecoc"): { strategy: string; problems: number; rowsPerProblem: (n: number) => number } {
+function binaryProblems(params: Params, k: number, fallback: "ovr" | "ovo" | "ecoc"): { strategy: string; problems: number } {
   const strategy = option(params, "multiclass") ?? fallback;
-  if (k <= 2) return { strategy, problems: 1, rowsPerProblem: (n) => n };
-  if (strategy === "ovo") return { strategy, problems: (k * (k - 1)) / 2, rowsPerProblem: (n) => n };
-  if (strategy === "ecoc") {
-    const problems =
-      option(params, "code_matrix") === "exhaustive" ? 2 ** (Math.min(k, EXHAUSTIVE_MAX_CLASSES) - 1) - 1 : Math.max(Math.ceil(Math.log2(k)), Math.floor(num(params, "code_size", 1.5) * k));
-    return { strategy, problems, rowsPerProblem: (n) => n };
-  }
-  return { strategy, problems: k, rowsPerProblem: (n) => n };
+  if (k <= 2) return { strategy, problems: 1 };
+  if (strategy === "ovo") return { strategy, problems: (k * (k - 1)) / 2 };
+  if (strategy !== "ecoc") return { strategy, problems: k };
+  if (option(params, "code_matrix") === "exhaustive") return { strategy, problems: 2 ** (Math.min(k, EXHAUSTIVE_MAX_CLASSES) - 1) - 1 };
+  return { strategy, problems: Math.max(Math.ceil(Math.log2(k)), Math.floor(num(params, "code_size", 1.5) * k)) };
 }
 
 /**
@@ -94,11 +91,12 @@ const tree: FamilyEstimate = (algorithm, _params, shape) => {
   const { rows: n, features: p } = shape;
   const width = Math.max(1, shape.classes);
   // Multiway splits add one node per level; counted as if each categorical column were split on once.
-  const nodes = 2 * n + shape.levels.reduce((a, b) => a + b, 0);
+  const levels = shape.levels.reduce((a, b) => a + b, 0);
+  const nodes = 2 * n + levels;
   const terms: MemoryTerm[] = [
     // Per numeric feature: sorted row ids, values and targets (~24 B a row); split candidates kept for explain (~48 B a feature per internal node).
     { path: "features", bytes: n * p * 72, what: `sorted columns and split candidates (${n} rows × ${p} features)` },
-    { path: "params.max_depth", bytes: nodes * (96 + values(width)), what: `up to ${nodes.toLocaleString("en")} tree nodes` },
+    { path: levels > 2 * n ? "features" : "params.max_depth", bytes: nodes * (96 + values(width)), what: `up to ${nodes.toLocaleString("en")} tree nodes` },
   ];
   if (algorithm.name === "oblique_tree") terms.push({ path: "features", bytes: values(2 * n * p + 4 * p * p), what: "per-node row-major copies for the oblique splits" });
   return terms;
