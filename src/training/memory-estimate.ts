@@ -204,7 +204,7 @@ export function estimateJobMemory(spec: Pick<ResolvedSpec, "algorithm" | "params
   });
 
   const algorithm = spec.algorithm;
-  if (!algorithm.accepts.missing) terms.push({ path: "features", bytes: values(n * width(flow)), what: "automatic imputation of the feature columns" });
+  if (!algorithm.accepts.missing) terms.push({ path: "features", bytes: values(flow.rows * width(flow)), what: "automatic imputation of the feature columns" });
   if (!algorithm.accepts.categorical && flow.categorical.size > 0) {
     let column = "";
     for (const [name, levels] of flow.categorical) if (column === "" || levels > (flow.categorical.get(column) ?? 0)) column = name;
