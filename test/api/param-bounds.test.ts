@@ -39,8 +39,8 @@ for (const { owner, kind, name, schema } of everySchema()) {
     for (const { field, past } of bounded) {
       const res =
         kind === "algorithm"
-          ? await post({ dataset_id: iris, algorithm: name, target: "target", params: { [past.key]: past.value } })
-          : await post({ dataset_id: iris, algorithm: "cart", target: "target", preprocessing: [{ step: name, [past.key]: past.value }] });
+          ? await post({ dataset_id: iris, algorithm: name, target: "target", params: { ...field.branch, [past.key]: past.value } })
+          : await post({ dataset_id: iris, algorithm: "cart", target: "target", preprocessing: [{ step: name, ...field.branch, [past.key]: past.value }] });
       assert.equal(res.statusCode, 422, `${owner} ${field.key} = ${JSON.stringify(past.value)}: ${res.statusCode} ${res.body}`);
       const body = res.json();
       assert.equal(body.code, kind === "algorithm" ? "invalid_params" : "invalid_step", `${owner} ${field.key}: ${res.body}`);
