@@ -72,9 +72,25 @@ export function pickColumns<C extends { readonly name: string; readonly type: Co
   });
 }
 
+/** Frames never change their column list, so one name index per list serves every lookup of a step's apply. */
+const columnIndexes = new WeakMap<readonly Column[], Map<string, Column>>();
+const SCAN_BELOW = 32;
+
+function columnNamed(frame: Frame, name: string): Column | undefined {
+  // A scan per fitted column would make applying a step to a wide frame quadratic (predict runs it on the request thread).
+  if (frame.columns.length < SCAN_BELOW) return frame.columns.find((col) => col.name === name);
+  let index = columnIndexes.get(frame.columns);
+  if (!index) {
+    index = new Map();
+    for (const c of frame.columns) if (!index.has(c.name)) index.set(c.name, c);
+    columnIndexes.set(frame.columns, index);
+  }
+  return index.get(name);
+}
+
 /** The column a fitted step expects, checked against the frame it is applied to. */
 export function expectColumn(frame: Frame, name: string, type: ColumnType, step: string): Column {
-  const c = frame.columns.find((col) => col.name === name);
+  const c = columnNamed(frame, name);
   if (!c) throw new DataError(`${step}: the data has no column "${name}", which the step was fitted on`, name);
   if (c.type !== type) throw new DataError(`${step}: column "${name}" is ${c.type}, but the step was fitted on a ${type} column`, name);
   return c;
