@@ -104,3 +104,10 @@ test("oversampling grows the rows the later steps and the algorithm see", () => 
   assert.ok(balanced > 5 * plain, `${balanced} vs ${plain}`);
   assert.equal(under, plain);
 });
+
+test("a selection step's estimator counts, at preprocessing[i].estimator_params", () => {
+  const d = dataset(20_000, 10, [], 2);
+  const e = refusal({ algorithm: "cart", preprocessing: [{ step: "select", method: "rfe", estimator: "svm", estimator_params: { cache_size: 4000 } }] }, d, 1024);
+  assert.equal(e.code, "memory_budget_exceeded");
+  assert.equal(e.path, "preprocessing[0].estimator_params.cache_size");
+});
