@@ -113,7 +113,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
       const seed = body.seed ?? randomInt(0, 2 ** 31);
       let resolved;
       try {
-        resolved = resolveSpec({ ...body, seed }, dataset);
+        resolved = resolveSpec({ ...body, seed }, dataset, "train", { jobMemoryMb: app.services.config.jobMemoryMb });
       } catch (e) {
         if (e instanceof SpecError) throw new ApiError(e.code, e.message, [{ path: e.path, message: e.message }], 422);
         throw e;
