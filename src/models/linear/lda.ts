@@ -21,6 +21,7 @@
 import { z } from "zod";
 import type { Frame } from "../../data/frame.js";
 import { UnusableInputError, type Algorithm, type Prediction } from "../contract.js";
+import { MAX_FEATURE_COUNT } from "../limits.js";
 import { f64 } from "../state-schemas.js";
 import { predictClassifier } from "./classifier-predict.js";
 import { classificationTarget } from "./classification.js";
@@ -37,8 +38,8 @@ export const ldaParams = z
     priors: z.record(z.string(), z.number().positive()).nullable().default(null),
     /** Shrinkage λ ∈ [0, 1] of the covariance towards a scaled identity; null for none. */
     shrinkage: z.number().min(0).max(1).nullable().default(null),
-    /** Projection dimensions kept by transform; null keeps min(K − 1, features). */
-    n_components: z.number().int().positive().nullable().default(null),
+    /** Projection dimensions kept by transform; null keeps min(K − 1, features). At most MAX_FEATURE_COUNT: transform clips it to min(K − 1, features) anyway. */
+    n_components: z.number().int().positive().max(MAX_FEATURE_COUNT).nullable().default(null).describe(`Projection dimensions kept by transform (at most ${MAX_FEATURE_COUNT}); null keeps min(K − 1, features)`),
     /**
      * A direction of the covariance counts as absent when its standard deviation, after each feature is
      * divided by its within-class standard deviation, is at most tol (scikit-learn's svd solver's tol).
