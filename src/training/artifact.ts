@@ -176,8 +176,18 @@ export function loadArtifact(input: Buffer | string | unknown): FittedModel & { 
     trainedAt: body.trained_at,
     sha256,
   };
+  checkStateClasses(state, body.schema.classes);
   checkPredicts(model);
   return model;
+}
+
+/** A classifier's state names its classes (at the top or in its multiclass wrapper): they are the artifact's, in its order. */
+function checkStateClasses(state: unknown, classes: string[] | null): void {
+  if (classes === null || state === null || typeof state !== "object") return;
+  const s = state as { classes?: unknown; model?: { classes?: unknown } };
+  const [own, path] = Array.isArray(s.classes) ? [s.classes, "state.classes"] : Array.isArray(s.model?.classes) ? [s.model.classes, "state.model.classes"] : [null, ""];
+  if (own === null) return;
+  if (own.length !== classes.length || own.some((c, i) => c !== classes[i])) throw new ArtifactError("the state's classes are not the artifact's classes (schema.classes), in the same order", path);
 }
 
 type ArtifactSchema = z.infer<typeof envelope>["schema"];
