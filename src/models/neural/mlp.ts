@@ -43,7 +43,8 @@ export const mlpState = z
       if (s.sizes[0] !== s.features.length) return report(`the input layer has ${s.sizes[0]} units for ${s.features.length} features`, ["sizes", 0]);
       const units = s.sizes[s.sizes.length - 1];
       if (s.task === "classification") {
-        if (s.classes === null || !checkClasses(s.classes, report, 2)) return s.classes === null ? report("a classifier needs its classes", ["classes"]) : undefined;
+        if (s.classes === null) return report("a classifier needs its classes", ["classes"]);
+        if (!checkClasses(s.classes, report, 2)) return;
         const expected = s.output === "sigmoid" && s.classes.length === 2 ? 1 : s.classes.length;
         if (s.output === "identity" || units !== expected) return report(`the ${s.output} output layer has ${units} units for ${s.classes.length} classes`, ["sizes", s.sizes.length - 1]);
       } else if (s.classes !== null || s.output !== "identity" || units !== 1) return report("a regression network has one identity output and no classes", ["sizes", s.sizes.length - 1]);
