@@ -109,6 +109,11 @@ function checkStructure(s: TreeState): Problem | null {
   const d = s.features.length;
   if (s.featureScale.length !== d) return { message: "feature scales", path: ["featureScale"] };
   const parents = new Uint8Array(n);
+  const allNumeric = s.features.every((f) => f.type === "numeric");
+  // Each split owns the next stretch of levelMap / obliqueWeights, in node order (as freeze lays them out):
+  // nodes cannot share a stretch, so checking and predicting cost the arrays' length, not nodes × levels.
+  let levelCursor = 0;
+  let weightCursor = 0;
   for (let i = 0; i < n; i++) {
     if (s.candOffset[i + 1] < s.candOffset[i]) return { message: "candidate offsets decrease", path: ["candOffset", i + 1] };
     const k = s.kind[i];
@@ -122,8 +127,9 @@ function checkStructure(s: TreeState): Problem | null {
       parents[c] = 1;
     }
     if (k === OBLIQUE) {
-      if (s.mapOffset[i] < 0 || s.mapOffset[i] + d > s.obliqueWeights.length) return { message: `node ${i} weights`, path: ["mapOffset", i] };
-      for (const f of s.features) if (f.type !== "numeric") return { message: "oblique split over a categorical feature", path: ["kind", i] };
+      if (s.mapOffset[i] !== weightCursor || weightCursor + d > s.obliqueWeights.length) return { message: `node ${i} weights`, path: ["mapOffset", i] };
+      if (!allNumeric) return { message: "oblique split over a categorical feature", path: ["kind", i] };
+      weightCursor += d;
       continue;
     }
     const f = s.feature[i];
@@ -135,12 +141,15 @@ function checkStructure(s: TreeState): Problem | null {
     }
     if (col.type !== "categorical") return { message: `node ${i} categorical split on a numeric feature`, path: ["kind", i] };
     const off = s.mapOffset[i];
-    if (off < 0 || off + col.levels.length > s.levelMap.length) return { message: `node ${i} level map`, path: ["mapOffset", i] };
+    if (off !== levelCursor || off + col.levels.length > s.levelMap.length) return { message: `node ${i} level map`, path: ["mapOffset", i] };
+    levelCursor += col.levels.length;
     for (let l = 0; l < col.levels.length; l++) {
       const b = s.levelMap[off + l];
       if (b < -1 || b >= count) return { message: `node ${i} level map entry`, path: ["levelMap", off + l] };
     }
   }
+  if (levelCursor !== s.levelMap.length) return { message: "levelMap has entries no split uses", path: ["levelMap"] };
+  if (weightCursor !== s.obliqueWeights.length) return { message: "obliqueWeights has entries no split uses", path: ["obliqueWeights"] };
   for (let i = 1; i < n; i++) if (parents[i] === 0) return { message: `node ${i} has no parent (unreachable from the root)`, path: ["kind", i] };
   for (let c = 0; c < nc; c++) if (s.candFeature[c] < 0 || s.candFeature[c] >= d) return { message: "candidate feature", path: ["candFeature", c] };
   return checkNumbers(s);

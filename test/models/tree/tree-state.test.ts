@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { makeFrame } from "../../../src/data/frame.js";
 import { ccpPath, type CcpTree, type PruningPath } from "../../../src/models/tree/prune.js";
 import { predictTree } from "../../../src/models/tree/predict.js";
-import { LEAF, THRESHOLD, treeStateSchema, type TreeState } from "../../../src/models/tree/tree-state.js";
+import { CATEGORICAL, LEAF, THRESHOLD, treeStateSchema, type TreeState } from "../../../src/models/tree/tree-state.js";
 
 /**
  * A two-class "ladder" over one numeric feature x: level ℓ holds nodes 2ℓ−1 and
@@ -108,6 +108,27 @@ test("cycles, out-of-range children, orphans and bad feature indices are refused
     assert.match(parsed.error!.issues[0].message, message, name);
     assert.deepEqual(parsed.error!.issues[0].path, path, name);
   }
+});
+
+test("categorical splits own disjoint stretches of the level map (sharing one would make checks cost nodes × levels)", () => {
+  const categorical = (offsets: [number, number], levelMap: number[]): TreeState => {
+    const s = ladder(3, false);
+    s.features = [{ name: "x", type: "numeric" }, { name: "g", type: "categorical", levels: ["p", "q"] }];
+    s.featureScale = Float64Array.of(1, 1);
+    for (const [node, off] of [[0, offsets[0]], [1, offsets[1]]]) {
+      s.kind[node] = CATEGORICAL;
+      s.feature[node] = 1;
+      s.mapOffset[node] = off;
+    }
+    s.levelMap = Int32Array.from(levelMap);
+    return s;
+  };
+  assert.equal(treeStateSchema.safeParse(categorical([0, 2], [0, 1, 1, 0])).success, true);
+  const shared = treeStateSchema.safeParse(categorical([0, 0], [0, 1]));
+  assert.equal(shared.success, false);
+  assert.deepEqual(shared.error!.issues[0].path, ["mapOffset", 1]);
+  const unused = treeStateSchema.safeParse(categorical([0, 2], [0, 1, 1, 0, 1]));
+  assert.deepEqual(unused.error!.issues[0].path, ["levelMap"]);
 });
 
 test("a non-finite number is flagged as such (a diverged fit), a shape error is not", () => {
