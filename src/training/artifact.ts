@@ -73,8 +73,11 @@ export class ArtifactError extends Error {
   constructor(
     message: string,
     readonly path?: string,
-    /** The artifact holds a NaN or infinite number where a finite one is needed (a fit that diverged or overflowed). */
-    readonly nonFinite = false,
+    /**
+     * non_finite: a NaN or infinite number where a finite one is needed (a fit that diverged or overflowed);
+     * too_many_classes: more than MAX_CLASSES; both are the training data's doing when a fit produces them.
+     */
+    readonly reason: "invalid" | "non_finite" | "too_many_classes" = "invalid",
   ) {
     super(message);
     this.name = "ArtifactError";
@@ -109,12 +112,11 @@ function checkReloads(bytes: Buffer): void {
     loadArtifact(bytes);
   } catch (e) {
     if (!(e instanceof ArtifactError)) throw e;
-    if (e.nonFinite) throw new UnusableInputError(`the fit diverged or overflowed: ${e.message}; rescale the inputs (e.g. a scale step) or regularise more`);
-    if (e.path === "schema.classes") throw new UnusableInputError(`the target has too many classes for a model: ${e.message}`);
+    if (e.reason === "non_finite") throw new UnusableInputError(`the fit diverged or overflowed: ${e.message}; rescale the inputs (e.g. a scale step) or regularise more`);
+    if (e.reason === "too_many_classes") throw new UnusableInputError(`the target has more than ${MAX_CLASSES} classes, too many for a model`);
     throw new Error(`the fitted model fails its own artifact checks at ${e.path ?? "the top"}: ${e.message}`);
   }
 }
-
 
 function issuePath(error: z.ZodError, prefix: string): string {
   const p = error.issues[0]?.path ?? [];
@@ -127,8 +129,10 @@ const NON_FINITE_RECEIVED = new Set(["NaN", "Infinity", "-Infinity"]);
 function issueError(error: z.ZodError, prefix: string, what: string): ArtifactError {
   const issue = error.issues[0] as z.core.$ZodIssue & { received?: string; params?: Record<string, unknown> };
   const path = issuePath(error, prefix);
-  if (issue.code === "invalid_type" && issue.received && NON_FINITE_RECEIVED.has(issue.received)) return new ArtifactError(`${path} is ${issue.received}, not a finite number`, path, true);
-  return new ArtifactError(`${what}: ${issue.message}`, path, issue.code === "custom" && issue.params?.[NON_FINITE] === true);
+  if (issue.code === "invalid_type" && issue.received && NON_FINITE_RECEIVED.has(issue.received)) return new ArtifactError(`${path} is ${issue.received}, not a finite number`, path, "non_finite");
+  if (issue.code === "custom" && issue.params?.[NON_FINITE] === true) return new ArtifactError(`${what}: ${issue.message}`, path, "non_finite");
+  if (issue.code === "too_big" && path.endsWith(".classes")) return new ArtifactError(`${what}: more than ${MAX_CLASSES} classes`, path, "too_many_classes");
+  return new ArtifactError(`${what}: ${issue.message}`, path);
 }
 
 /** Parses and verifies an artifact (bytes from the store, or a document a client imported). */
@@ -227,7 +231,7 @@ function checkPredicts(model: FittedModel): void {
   }
   if (p.task !== model.task) throw new ArtifactError(`the state predicts ${p.task}, the artifact says ${model.task}`, "task");
   const finite = (a: ArrayLike<number>, name: string): void => {
-    for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i])) throw new ArtifactError(`the model predicts ${a[i]} (${name}) for a row of missing values`, "state", true);
+    for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i])) throw new ArtifactError(`the model predicts ${a[i]} (${name}) for a row of missing values`, "state", "non_finite");
   };
   if (p.task === "classification") {
     const k = model.classes?.length ?? 0;

@@ -6,6 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { UnusableInputError } from "../../src/models/contract.js";
+import { MAX_CLASSES } from "../../src/models/state-schemas.js";
 import { serializeArtifact } from "../../src/training/artifact.js";
 import { trainOn } from "./helpers-artifact.js";
 
@@ -33,4 +34,10 @@ test("the same data rescaled fits and serialises", () => {
   const table = hugeTable(1);
   const result = trainOn(table, { algorithm: "linear_regression", target: "y" });
   assert.ok(serializeArtifact(result.model).bytes.length > 0);
+});
+
+test("a target with more classes than an artifact may hold fails as unusable input, not as a defect", () => {
+  const rows = Array.from({ length: MAX_CLASSES + 1 }, (_, i) => `${i % 7},c${i}`);
+  const result = trainOn(`x,label\n${rows.join("\n")}\n`, { algorithm: "baseline", target: "label" });
+  assert.throws(() => serializeArtifact(result.model), (e: unknown) => e instanceof UnusableInputError && /more than 10000 classes/.test(e.message));
 });
