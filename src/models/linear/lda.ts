@@ -22,13 +22,13 @@ import { z } from "zod";
 import type { Frame } from "../../data/frame.js";
 import { UnusableInputError, type Algorithm, type Prediction } from "../contract.js";
 import { MAX_FEATURE_COUNT } from "../limits.js";
-import { f64 } from "../state-schemas.js";
+import { checkFinite, checkLength, f64, structural } from "../state-schemas.js";
 import { predictClassifier } from "./classifier-predict.js";
 import { classificationTarget } from "./classification.js";
 import { fittedColumns, moments, numericDesign } from "./design.js";
 import { explainClassifier } from "./explain.js";
 import { classStatistics, fisherDiscriminant, generalizedEigen } from "./fisher.js";
-import { diagnosticsSchema } from "./linear-state.js";
+import { checkClassifierShape, diagnosticsSchema } from "./linear-state.js";
 
 const NAME = "lda";
 
@@ -69,7 +69,27 @@ export const ldaStateSchema = z
     feature_std: f64,
     diagnostics: diagnosticsSchema,
   })
-  .strict();
+  .strict()
+  .superRefine(
+    structural((s, report) => {
+      if (!checkClassifierShape(s, report)) return;
+      const K = s.classes.length;
+      const p = s.features.length;
+      const m = s.n_components;
+      if (m > Math.min(K - 1, p)) return report(`n_components ${m} is above min(classes − 1, features) = ${Math.min(K - 1, p)}`, ["n_components"]);
+      const shapes: [string, Float64Array, number, string][] = [
+        ["priors", s.priors, K, "classes"],
+        ["means", s.means, K * p, "classes × features"],
+        ["xbar", s.xbar, p, "features"],
+        ["scalings", s.scalings, p * m, "features × n_components"],
+        ["explained_variance_ratio", s.explained_variance_ratio, m, "n_components"],
+        ["directions", s.directions, p * s.eigenvalues.length, "features × eigenvalues"],
+      ];
+      for (const [name, a, n, shape] of shapes) if (!checkLength(a, n, name, report, shape)) return;
+      if (s.eigenvalues.length > m) return report("more eigenvalues than components", ["eigenvalues"]);
+      for (const [name, a] of shapes) if (!checkFinite(a, name, report)) return;
+    }),
+  );
 export type LdaState = z.infer<typeof ldaStateSchema>;
 
 export function fitLda(X: Frame, y: Int32Array, classes: readonly string[], params: LdaParams): LdaState {

@@ -19,6 +19,10 @@ import { fastBodyValidator, isWellFormedPredictBody } from "../fast-validation.j
 import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
 import { createModelBody, explainQuery, listModelsQuery, modelSchema, predictBody, predictResponse } from "../schemas/models.js";
 import { cursorSeq, page } from "./pagination.js";
+import { ExplanationCache } from "../explain-cache.js";
+
+/** Serialised explanations kept per app (by artifact sha256 and options). */
+const EXPLANATION_CACHE_BYTES = 32 * 1024 * 1024;
 
 export function modelToWire(m: ModelRecord) {
   const s = m.spec;
@@ -94,6 +98,13 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
   const requireSucceeded = (m: ModelRecord) => {
     if (m.status !== "succeeded") throw new ApiError("wrong_state", `model ${m.id} is ${m.status}; only a succeeded model can do this`);
   };
+  /** The loaded artifact; a stored one that no longer loads throws ArtifactError, answered 409 by the error handler. */
+  const loadedModel = (m: ModelRecord): FittedModel => {
+    const model = m.artifact_sha256 ? models.get(m.id, m.artifact_sha256) : undefined;
+    if (!model) throw new ApiError("wrong_state", `model ${m.id} has no artifact`);
+    return model;
+  };
+  const explanations = new ExplanationCache(EXPLANATION_CACHE_BYTES);
 
   app.post(
     "/models",
@@ -211,7 +222,8 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
     {
       schema: {
         tags: ["models"],
-        summary: "Family-specific explanation (trees: the tree; linear models: coefficients). format=text|dot for trees.",
+        summary:
+          "Family-specific explanation (trees: the tree; linear models: coefficients). format=text|dot for trees; a tree shows at most max_nodes nodes (default 1000, breadth-first), the rest marked truncated. 409 wrong_state when the stored artifact no longer loads.",
         params: idParams,
         querystring: explainQuery,
         response: { 200: z.union([z.record(z.string(), z.unknown()), z.string()]), 404: problemSchema, 409: problemSchema, ...errorResponses },
@@ -220,13 +232,22 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
     async (request, reply) => {
       const m = getModel(request.params.id);
       requireSucceeded(m);
-      const model = models.get(m.id, m.artifact_sha256!)!;
-      if (!model.algorithm.explain) throw new ApiError("unusable_request", `${model.algorithm.name} has no explanation`);
-      const format = request.query.format;
-      const explanation = model.algorithm.explain(model.pipeline.state, { format });
-      if (typeof explanation === "string") return reply.type(format === "dot" ? "text/vnd.graphviz; charset=utf-8" : "text/plain; charset=utf-8").send(explanation);
-      if (format !== "json") throw new ApiError("unusable_request", `${model.algorithm.name} explains itself only as json`, [{ path: "query.format", message: "unsupported format" }]);
-      return explanation as Record<string, unknown>;
+      const { format, max_nodes, max_depth } = request.query;
+      const key = `${m.artifact_sha256}:${format}:${max_nodes}:${max_depth ?? ""}`;
+      let explained = explanations.get(key);
+      if (!explained) {
+        const model = loadedModel(m);
+        if (!model.algorithm.explain) throw new ApiError("unusable_request", `${model.algorithm.name} has no explanation`);
+        const explanation = model.algorithm.explain(model.pipeline.state, { format, maxNodes: max_nodes, maxDepth: max_depth });
+        if (typeof explanation === "string") {
+          explained = { body: Buffer.from(explanation), contentType: format === "dot" ? "text/vnd.graphviz; charset=utf-8" : "text/plain; charset=utf-8" };
+        } else {
+          if (format !== "json") throw new ApiError("unusable_request", `${model.algorithm.name} explains itself only as json`, [{ path: "query.format", message: "unsupported format" }]);
+          explained = { body: Buffer.from(JSON.stringify(explanation)), contentType: "application/json; charset=utf-8" };
+        }
+        explanations.set(key, explained);
+      }
+      return reply.type(explained.contentType).send(explained.body as never);
     },
   );
 
@@ -235,7 +256,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
     {
       schema: {
         tags: ["models"],
-        summary: "The model artifact (JSON); POST it to /v1/models/import elsewhere",
+        summary: "The model artifact (JSON); POST it to /v1/models/import elsewhere. 409 wrong_state when the stored artifact no longer loads.",
         params: idParams,
         response: { 200: z.record(z.string(), z.unknown()), 404: problemSchema, 409: problemSchema },
       },
@@ -243,7 +264,10 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
     async (request, reply) => {
       const m = getModel(request.params.id);
       requireSucceeded(m);
-      const stored = store.models.getArtifact(m.id)!;
+      // An artifact that no longer loads is not handed out as if it were usable (409 from loadedModel).
+      loadedModel(m);
+      const stored = store.models.getArtifact(m.id);
+      if (!stored) throw new ApiError("wrong_state", `model ${m.id} has no artifact`);
       // Sent as stored, byte for byte, so its sha256 still matches.
       return reply.type("application/json").send(stored.artifact as never);
     },

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { cellValue, jobStatus, problemSchema } from "./common.js";
 import { listSteps } from "../../training/steps.js";
+import { EXPLAIN_DEFAULT_MAX_NODES, EXPLAIN_MAX_NODES } from "../../models/tree/explain.js";
 
 const metricsSchema = z.record(z.string(), z.number().nullable());
 
@@ -105,4 +106,10 @@ export const predictResponse = z.object({
   projections: z.array(z.array(z.number())).optional(),
 });
 
-export const explainQuery = z.object({ format: z.enum(["json", "text", "dot"]).default("json") });
+export const explainQuery = z.object({
+  format: z.enum(["json", "text", "dot"]).default("json"),
+  /** Trees: nodes shown at most, breadth-first from the root; the rest is marked truncated (the artifact has the whole tree). */
+  max_nodes: z.coerce.number().int().min(1).max(EXPLAIN_MAX_NODES).default(EXPLAIN_DEFAULT_MAX_NODES),
+  /** Trees: levels below the root shown at most. */
+  max_depth: z.coerce.number().int().min(0).max(10_000).optional(),
+});
