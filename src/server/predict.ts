@@ -37,11 +37,6 @@ export function runsInline(rows: number, modelBytes: number): boolean {
   return rows * Math.max(1, Math.ceil(modelBytes / MODEL_BYTES_PER_UNIT)) <= INLINE_MAX_ROWS;
 }
 
-/** A predict body too large to parse on the request thread: its bytes go to the compute pool as they are. */
-export class UnparsedPredictBody {
-  constructor(readonly bytes: Buffer) {}
-}
-
 /** The model to serve, from a cache; a stored artifact that no longer loads (schema change, corruption) is a 409, not a 500. */
 export function servingModel(cache: ModelCache, id: string, sha256: string): CachedModel {
   let model;
@@ -67,10 +62,14 @@ export function checkRowCount(rows: number, max: number): void {
  * The request thread's parse and validation, done off it: JSON, then the row cap
  * (before any per-row work), then the same checks and errors as the route's validator.
  */
-export function parsePredictBody(bytes: Uint8Array, maxRows: number): PredictBody {
+export function parsePredictBody(blocks: readonly Uint8Array[], maxRows: number): PredictBody {
   let body: unknown;
   try {
-    body = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"));
+    // Streaming decode keeps a character split across two blocks whole.
+    const decoder = new TextDecoder("utf-8", { fatal: false });
+    let text = "";
+    for (const block of blocks) text += decoder.decode(block, { stream: true });
+    body = JSON.parse(text + decoder.decode());
   } catch (e) {
     throw new ApiError("malformed_request", `body is not valid JSON: ${(e as Error).message}`, undefined, 400);
   }

@@ -6,7 +6,7 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { INLINE_MAX_BODY_BYTES, INLINE_MAX_ROWS } from "../../src/server/predict.js";
+import { INLINE_MAX_BODY_BYTES, INLINE_MAX_ROWS, parsePredictBody } from "../../src/server/predict.js";
 import { predictResponse } from "../../src/server/schemas/models.js";
 import { fixture, testApp, uploadCsv, waitFor, type TestApp } from "../helpers/app.js";
 
@@ -14,7 +14,7 @@ let t: TestApp;
 let cart: string;
 let linear: string;
 before(async () => {
-  t = await testApp({ predictMaxRows: 20_000 });
+  t = await testApp({ predictMaxRows: 40_000 });
   const wm3 = (await uploadCsv(t.app, "wm3", fixture("watermelon-3.0.csv"))).id;
   const lines = Array.from({ length: 60 }, (_, i) => `${i % 10},${(i * 7) % 13},${2 * (i % 10) + 0.5 * ((i * 7) % 13) + 1}`);
   const reg = (await uploadCsv(t.app, "linear", `x1,x2,y\n${lines.join("\n")}\n`)).id;
@@ -60,7 +60,7 @@ async function inlinePredictions(id: string, rows: object[], extra: object = {})
 
 describe("row cap", () => {
   test("more rows than XIGUA_PREDICT_MAX_ROWS → 413 naming the limit, before the rows are checked", async () => {
-    const local = await testApp({ predictMaxRows: 5 });
+    const local = await testApp({ predictMaxRows: 5, bodyLimitBytes: 1024 * 1024 });
     try {
       const wm3 = (await uploadCsv(local.app, "wm3", fixture("watermelon-3.0.csv"))).id;
       const res = await local.app.inject({ method: "POST", url: "/v1/models", payload: { dataset_id: wm3, algorithm: "cart", target: "好瓜", validation: { method: "none" } } });
@@ -79,6 +79,9 @@ describe("row cap", () => {
       assert.equal(big.statusCode, 413, big.body);
       assert.match(big.json().detail, /limit is 5\b/);
       assert.equal(big.headers["content-type"], "application/problem+json; charset=utf-8");
+      const huge = await post(JSON.stringify({ rows: [{ 重量: "x".repeat(2 * 1024 * 1024) }] }));
+      assert.equal(huge.statusCode, 413, huge.body);
+      assert.match(huge.json().detail, /XIGUA_BODY_LIMIT_MB/);
     } finally {
       await local.close();
     }
@@ -101,24 +104,24 @@ describe("large batches", () => {
   });
 
   test("a body too large to parse on the request thread: same answers, and its errors are the validator's", async () => {
-    const rows = melonRows(15_000);
+    const rows = melonRows(30_000);
     const body = JSON.stringify({ rows, decision_threshold: 0.3 });
-    assert.ok(body.length > INLINE_MAX_BODY_BYTES);
+    assert.ok(Buffer.byteLength(body) > 1024 * 1024, "more than one 1 MiB block");
     const pooled = await predict(cart, body);
     assert.equal(pooled.statusCode, 200, pooled.body);
     assert.deepEqual(pooled.json().predictions, (await inlinePredictions(cart, rows, { decision_threshold: 0.3 })).predictions);
 
     const bad = [...rows];
-    bad[12_345] = { 密度: [1] };
+    bad[22_345] = { 密度: [1] };
     const invalid = await predict(cart, JSON.stringify({ rows: bad }));
     assert.equal(invalid.statusCode, 400, invalid.body);
     assert.equal(invalid.json().code, "validation_failed");
-    assert.ok(invalid.json().errors.some((e: { path: string }) => e.path.startsWith("rows[12345]")), invalid.body);
+    assert.ok(invalid.json().errors.some((e: { path: string }) => e.path.startsWith("rows[22345]")), invalid.body);
 
-    bad[12_345] = { 重量: 3 };
+    bad[22_345] = { 重量: 3 };
     const unknown = await predict(cart, JSON.stringify({ rows: bad }));
     assert.equal(unknown.statusCode, 422, unknown.body);
-    assert.deepEqual(unknown.json().errors.map((e: { path: string }) => e.path), ["rows[12345].重量"]);
+    assert.deepEqual(unknown.json().errors.map((e: { path: string }) => e.path), ["rows[22345].重量"]);
 
     const broken = await predict(cart, body.slice(0, -10));
     assert.equal(broken.statusCode, 400, broken.body);
@@ -127,6 +130,14 @@ describe("large batches", () => {
     const missing = await t.app.inject({ method: "POST", url: "/v1/models/nope/predict", headers: { "content-type": "application/json" }, payload: body });
     assert.equal(missing.statusCode, 404);
   });
+});
+
+test("a body read in blocks decodes whole when a block ends inside a character", () => {
+  const bytes = Buffer.from(JSON.stringify({ rows: [{ 纹理: "清晰" }, { 纹理: "模糊" }] }));
+  const inside = bytes.indexOf(Buffer.from("清")) + 1;
+  const blocks = [bytes.subarray(0, inside), bytes.subarray(inside, inside + 2), bytes.subarray(inside + 2)];
+  assert.deepEqual(parsePredictBody(blocks, 10).rows, [{ 纹理: "清晰" }, { 纹理: "模糊" }]);
+  assert.throws(() => parsePredictBody(blocks, 1), /limit is 1\b/);
 });
 
 describe("outputs that are not finite", () => {

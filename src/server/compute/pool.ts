@@ -54,20 +54,11 @@ export class ComputePool {
     }
   }
 
-  /** An unparsed body (its buffer is moved to the thread, not copied) or a parsed one → the 200 response's JSON bytes. */
-  async predict(modelId: string, sha256: string, maxRows: number, input: { bytes: Buffer } | { body: PredictBody }): Promise<Buffer> {
-    let task: ComputeTask = { kind: "predict", modelId, sha256, maxRows };
-    let transferList: ArrayBuffer[] | undefined;
-    if ("bytes" in input) {
-      const bytes = input.bytes;
-      // Only a buffer that owns its whole ArrayBuffer can be moved; a pooled slice is copied.
-      const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
-      const view = own ? bytes : new Uint8Array(bytes);
-      task = { ...task, bytes: view };
-      transferList = [view.buffer as ArrayBuffer];
-    } else {
-      task = { ...task, body: input.body };
-    }
+  /** An unparsed body (its blocks are moved to the thread, not copied) or a parsed one → the 200 response's JSON bytes. */
+  async predict(modelId: string, sha256: string, maxRows: number, input: { blocks: Uint8Array<ArrayBuffer>[] } | { body: PredictBody }): Promise<Buffer> {
+    const base = { kind: "predict", modelId, sha256, maxRows } as const;
+    const task: ComputeTask = "blocks" in input ? { ...base, blocks: input.blocks } : { ...base, body: input.body };
+    const transferList = "blocks" in input ? input.blocks.map((b) => b.buffer) : undefined;
     const result = await this.run(task, transferList);
     if (ArrayBuffer.isView(result)) return Buffer.from(result.buffer, result.byteOffset, result.byteLength);
     return unwrap(result as Outcome<never>);

@@ -7,7 +7,7 @@
  *
  *   request thread                         compute thread
  *   ──────────────                         ──────────────
- *   body bytes (transferred) ───────────▶  JSON.parse, row cap, validate
+ *   body blocks (transferred) ──────────▶  JSON.parse, row cap, validate
  *                                           load artifact (cached by id + sha256)
  *   send bytes as JSON     ◀── transferred  predict, serialise
  */
@@ -29,8 +29,8 @@ export interface ComputeWorkerData {
 }
 
 export type ComputeTask =
-  /** `bytes`: an unparsed body; `body`: one already parsed and validated on the request thread. */
-  | { kind: "predict"; modelId: string; sha256: string; maxRows: number; bytes?: Uint8Array; body?: PredictBody }
+  /** `blocks`: an unparsed body; `body`: one already parsed and validated on the request thread. */
+  | { kind: "predict"; modelId: string; sha256: string; maxRows: number; blocks?: Uint8Array[]; body?: PredictBody }
   | ({ kind: "feature-scores"; datasetId: string } & FeatureScoresTask);
 
 const { dbPath, cache: limits } = workerData as ComputeWorkerData;
@@ -47,7 +47,7 @@ function connection(): Db {
 
 function predict(task: Extract<ComputeTask, { kind: "predict" }>): string {
   connection();
-  const body = task.body ?? parsePredictBody(task.bytes!, task.maxRows);
+  const body = task.body ?? parsePredictBody(task.blocks!, task.maxRows);
   const model = servingModel(models!, task.modelId, task.sha256);
   return predictJson(task.modelId, model, body);
 }

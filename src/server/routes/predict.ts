@@ -7,13 +7,14 @@
  *
  *   body ≤ 256 KiB ─ JSON.parse ─ row cap ─ validate ─┬─ small: predict here ─────────┐
  *                                                      └─ large: compute pool (parsed) ─┤
- *   body > 256 KiB ─ bytes moved to the compute pool: parse, row cap, validate, predict ┴─▶ JSON text
+ *   body > 256 KiB ─ blocks moved to the compute pool: parse, row cap, validate, predict ┴─▶ JSON text
  */
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { ApiError, notFound } from "../errors.js";
 import { fastBodyValidator, isWellFormedPredictBody } from "../fast-validation.js";
-import { checkRowCount, INLINE_MAX_BODY_BYTES, INLINE_MAX_ROWS, predictJson, runsInline, servingModel, UnparsedPredictBody } from "../predict.js";
+import { checkRowCount, INLINE_MAX_ROWS, predictJson, runsInline, servingModel } from "../predict.js";
+import { registerPredictBodyReader, UnparsedPredictBody } from "../predict-body.js";
 import { errorResponses, idParams, problemSchema } from "../schemas/common.js";
 import { predictBody, predictResponse, type PredictBody } from "../schemas/models.js";
 
@@ -21,13 +22,8 @@ export const predictRoute: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { models, compute, config } = app.services;
 
-  // This plugin's own JSON parser (encapsulated: other routes keep the default one).
-  const parseJson = app.getDefaultJsonParser("error", "error");
-  app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "buffer" }, (request, raw: Buffer, done) => {
-    if (raw.byteLength > INLINE_MAX_BODY_BYTES) return done(null, new UnparsedPredictBody(raw));
-    parseJson(request, raw.toString("utf8"), done);
-  });
+  // This plugin's own JSON reader (encapsulated: other routes keep the default one).
+  registerPredictBodyReader(app, config.bodyLimitBytes);
 
   app.post(
     "/models/:id/predict",
@@ -55,7 +51,7 @@ export const predictRoute: FastifyPluginAsync = async (base) => {
       const body = request.body as PredictBody | UnparsedPredictBody;
       // Already JSON text: sent as is, past the schema serializer (typed as the schema's shape by construction).
       const send = (json: string | Buffer) => reply.type("application/json; charset=utf-8").send(json as never);
-      if (body instanceof UnparsedPredictBody) return send(await compute.predict(id, sha256, config.predictMaxRows, { bytes: body.bytes }));
+      if (body instanceof UnparsedPredictBody) return send(await compute.predict(id, sha256, config.predictMaxRows, { blocks: body.blocks }));
 
       const model = servingModel(models, id, sha256);
       if (!runsInline(body.rows.length, model.bytes)) return send(await compute.predict(id, sha256, config.predictMaxRows, { body }));
