@@ -5,16 +5,17 @@
  * is half a second). Rows past XIGUA_PREDICT_MAX_ROWS are a 413 before any
  * per-row work. The response is sent pre-serialised (see ../predict.ts).
  *
- *   body ≤ 256 KiB ─ JSON.parse ─ row cap ─ validate ─┬─ small: predict here ─────────┐
- *                                                      └─ large: compute pool (parsed) ─┤
- *   body > 256 KiB ─ blocks moved to the compute pool: parse, row cap, validate, predict ┴─▶ JSON text
+ *   body ≤ 256 KiB: parse, row cap, validate ─┬─ small batch: predict here ────────────── JSON text
+ *                                             └─ large batch: its bytes to the compute pool ─┐
+ *   body > 256 KiB: its blocks to the compute pool ──────────────────────────────────────────┴─ parse,
+ *                   row cap, validate, predict (compute thread) ─────────────────────────────── JSON text
  */
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { ApiError, notFound } from "../errors.js";
 import { fastBodyValidator, isWellFormedPredictBody } from "../fast-validation.js";
 import { checkRowCount, INLINE_MAX_ROWS, predictJson, runsInline, servingModel } from "../predict.js";
-import { registerPredictBodyReader, UnparsedPredictBody } from "../predict-body.js";
+import { bodyBlocks, registerPredictBodyReader, UnparsedPredictBody } from "../predict-body.js";
 import { errorResponses, idParams, problemSchema } from "../schemas/common.js";
 import { predictBody, predictResponse, type PredictBody } from "../schemas/models.js";
 
@@ -54,7 +55,10 @@ export const predictRoute: FastifyPluginAsync = async (base) => {
       if (body instanceof UnparsedPredictBody) return send(await compute.predict(id, sha256, config.predictMaxRows, { blocks: body.blocks }));
 
       const model = servingModel(models, id, sha256);
-      if (!runsInline(body.rows.length, model.bytes)) return send(await compute.predict(id, sha256, config.predictMaxRows, { body }));
+      if (!runsInline(body.rows.length, model.bytes)) {
+        const blocks = bodyBlocks(request);
+        return send(await compute.predict(id, sha256, config.predictMaxRows, blocks ? { blocks } : { body }));
+      }
       return send(predictJson(id, model, body));
     },
   );
