@@ -4,6 +4,7 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { ComputePool } from "../../src/server/compute/pool.js";
 import { testApp, uploadCsv, type TestApp } from "../helpers/app.js";
 
 let t: TestApp;
@@ -39,4 +40,17 @@ test("errors found on the pool are the same problems as before", async () => {
   assert.equal(res.statusCode, 422, res.body);
   assert.equal(res.json().code, "unusable_request");
   assert.deepEqual(res.json().errors.map((e: { path: string }) => e.path), ["target"]);
+});
+
+test("past its queue, the compute pool refuses with 503 instead of queueing without end", async () => {
+  const pool = new ComputePool({ dbPath: t.dbPath, threads: 1, maxHeapMb: 512, cache: { maxModels: 1, maxBytes: 1 << 20 }, maxQueue: 1 });
+  try {
+    const outcomes = await Promise.allSettled(Array.from({ length: 4 }, () => pool.featureScores(big, { method: "variance", target: null, features: ["x1", "x2"] })));
+    const refused = outcomes.filter((o) => o.status === "rejected");
+    assert.ok(refused.length >= 2, "one task runs, one waits, the rest are refused");
+    for (const o of refused) assert.equal((o as PromiseRejectedResult).reason.status, 503);
+    assert.ok(outcomes.some((o) => o.status === "fulfilled"));
+  } finally {
+    await pool.destroy();
+  }
 });

@@ -41,7 +41,7 @@ export const featureScoreRoutes: FastifyPluginAsync = async (base) => {
         summary: "Score every feature against a target (tree criteria with C4.5 missing-value weighting and best bi-partition thresholds; variance, pearson, mutual_info, chi2, relief)",
         params: idParams,
         body,
-        response: { 200: response, 404: problemSchema, ...errorResponses },
+        response: { 200: response, 404: problemSchema, 503: problemSchema, ...errorResponses },
       },
     },
     async (request) => {

@@ -34,7 +34,7 @@ export const predictRoute: FastifyPluginAsync = async (base) => {
         summary: `Predict for raw rows (at most XIGUA_PREDICT_MAX_ROWS rows, default 100,000; batches over ${INLINE_MAX_ROWS} rows run on the compute pool)`,
         params: idParams,
         body: predictBody,
-        response: { 200: predictResponse, 404: problemSchema, 409: problemSchema, 413: problemSchema, ...errorResponses },
+        response: { 200: predictResponse, 404: problemSchema, 409: problemSchema, 413: problemSchema, 503: problemSchema, ...errorResponses },
       },
       // The row cap comes before validation, which walks every row.
       preValidation: async (request) => {
