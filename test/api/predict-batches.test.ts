@@ -157,6 +157,23 @@ describe("outputs that are not finite", () => {
     assert.ok(Number.isFinite(clean.predictions[0]));
   });
 
+  test("a classifier whose probabilities overflow: that row's label and probabilities are null", async () => {
+    const lines = Array.from({ length: 80 }, (_, i) => {
+      const [x1, x2] = [(i * 7) % 10, (i * 3) % 10];
+      return `${x1},${x2},${x1 - x2 + ((i % 5) - 2) * 0.7 > 0 ? "p" : "n"}`;
+    });
+    const ds = (await uploadCsv(t.app, "signs", `x1,x2,y\n${lines.join("\n")}\n`)).id;
+    const softmax = await train({ dataset_id: ds, algorithm: "softmax_regression", target: "y", validation: { method: "none" } });
+    const res = await predict(softmax, { rows: [{ x1: 1, x2: 2 }, { x1: 1e308, x2: -1e308 }], probabilities: true });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json();
+    assert.equal(body.predictions[0], "n");
+    assert.ok(Math.abs(body.probabilities[0].n + body.probabilities[0].p - 1) < 1e-9);
+    assert.equal(body.predictions[1], null);
+    assert.deepEqual(body.probabilities[1], { n: null, p: null });
+    assert.match(body.warnings[0], /rows 1$/);
+  });
+
   test("the same through the compute pool", async () => {
     const rows = Array.from({ length: INLINE_MAX_ROWS * 2 }, (_, i) => (i === 1234 ? { x1: 1e308, x2: 1e308 } : { x1: i % 10, x2: i % 13 }));
     const res = await predict(linear, { rows });
