@@ -54,10 +54,10 @@ class BlockWriter {
     }
   }
 
-  /** The blocks, the last one cut to what was written. */
+  /** The blocks, the last one a view of what was written (its whole buffer is moved with it). */
   finish(): Uint8Array<ArrayBuffer>[] {
     const last = this.blocks.length - 1;
-    if (last >= 0 && this.used < BLOCK_BYTES) this.blocks[last] = this.blocks[last].slice(0, this.used);
+    if (last >= 0 && this.used < BLOCK_BYTES) this.blocks[last] = this.blocks[last].subarray(0, this.used);
     return this.blocks;
   }
 }
