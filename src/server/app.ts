@@ -13,6 +13,7 @@ import { TrainingPool } from "../training/pool.js";
 import { JobRunner } from "../training/jobs.js";
 import { DEFAULTS, type Config } from "./config.js";
 import { ModelCache } from "./model-cache.js";
+import { ComputePool } from "./compute/pool.js";
 import { registerErrorHandling } from "./plugins/errors.js";
 import { registerCsvBodyParser } from "./plugins/csv-body.js";
 import { algorithmRoutes } from "./routes/algorithms.js";
@@ -71,10 +72,19 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   const store = openStore(config.dbPath);
   const pool = new TrainingPool({ workers: config.workers, maxHeapMb: config.workerHeapMb });
   const jobs = new JobRunner(store, pool, { timeoutMs: config.jobTimeoutMs }, app.log);
-  app.decorate("services", { config, store, pool, jobs, models: new ModelCache(store, config.modelCacheSize) });
+  const cacheBytes = config.modelCacheMb * 1024 * 1024;
+  const models = new ModelCache(store.models, { maxModels: config.modelCacheSize, maxBytes: cacheBytes });
+  const compute = new ComputePool({
+    dbPath: config.dbPath,
+    threads: config.computeWorkers,
+    maxHeapMb: config.workerHeapMb,
+    cache: { maxModels: config.modelCacheSize, maxBytes: Math.ceil(cacheBytes / 4) },
+  });
+  app.decorate("services", { config, store, pool, jobs, models, compute });
   app.addHook("onClose", async () => {
     await jobs.close(config.shutdownGraceMs);
     await pool.destroy();
+    await compute.destroy();
     store.close();
   });
 

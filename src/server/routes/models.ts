@@ -1,24 +1,20 @@
 /**
  * /v1/models: a model is also its training job. Train (202 + Location), read,
- * list, cancel, delete; predict on the main thread from the artifact cache;
- * explain; export and import artifacts.
+ * list, cancel, delete; predict (./predict.ts); explain; export and import artifacts.
  */
 import { randomInt } from "node:crypto";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { encodeRows } from "../../data/rows.js";
-import type { Prediction } from "../../models/contract.js";
 import type { ModelRecord, TrainSpec } from "../../store/models.js";
 import { ArtifactError, loadArtifact, type FittedModel } from "../../training/artifact.js";
-import { describePipeline, predictPipeline } from "../../training/pipeline.js";
-import { applyThreshold, ThresholdError } from "../../training/scoring.js";
+import { describePipeline } from "../../training/pipeline.js";
 import { resolveSpec, SpecError } from "../../training/spec.js";
 import { ApiError, checkJobCapacity, notFound } from "../errors.js";
-import { fastBodyValidator, isWellFormedPredictBody } from "../fast-validation.js";
 import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
-import { createModelBody, explainQuery, listModelsQuery, modelSchema, predictBody, predictResponse } from "../schemas/models.js";
+import { createModelBody, explainQuery, listModelsQuery, modelSchema } from "../schemas/models.js";
 import { cursorSeq, page } from "./pagination.js";
+import { predictRoute } from "./predict.js";
 import { ExplanationCache } from "../explain-cache.js";
 
 /** Serialised explanations kept per app (by artifact sha256 and options). */
@@ -52,38 +48,6 @@ export function modelToWire(m: ModelRecord) {
     ...(m.started_at ? { started_at: m.started_at } : {}),
     ...(m.finished_at ? { finished_at: m.finished_at } : {}),
   };
-}
-
-function predictionToWire(model: FittedModel, p: Prediction, withProbabilities: boolean) {
-  switch (p.task) {
-    case "classification": {
-      const classes = model.classes!;
-      const predictions = Array.from(p.labels, (k) => classes[k]);
-      if (!withProbabilities) return { predictions };
-      if (!p.proba) throw new ApiError("unusable_request", `${model.algorithm.name} gives no probabilities with these params`, [{ path: "probabilities", message: "not available" }]);
-      const k = classes.length;
-      const probabilities = predictions.map((_, i) => Object.fromEntries(classes.map((c, j) => [c, p.proba![i * k + j]])));
-      return { predictions, probabilities };
-    }
-    case "regression":
-      return { predictions: Array.from(p.values) };
-    case "clustering":
-      return { predictions: Array.from(p.labels) };
-    case "projection": {
-      const rows: number[][] = [];
-      for (let i = 0; i < p.values.length; i += p.dims) rows.push(Array.from(p.values.subarray(i, i + p.dims)));
-      return { projections: rows };
-    }
-  }
-}
-
-function moveThreshold(model: FittedModel, prediction: Prediction, threshold: number | "rescale"): Prediction {
-  try {
-    return applyThreshold(prediction, { classes: model.classes, positiveClass: model.positiveClass, decisionThreshold: threshold, trainingCounts: model.classCounts ?? undefined });
-  } catch (e) {
-    if (e instanceof ThresholdError || e instanceof RangeError) throw new ApiError("unusable_request", e.message, [{ path: "decision_threshold", message: e.message }]);
-    throw e;
-  }
 }
 
 export const modelRoutes: FastifyPluginAsync = async (base) => {
@@ -191,31 +155,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
     },
   );
 
-  app.post(
-    "/models/:id/predict",
-    {
-      schema: {
-        tags: ["models"],
-        summary: "Predict for raw rows",
-        params: idParams,
-        body: predictBody,
-        response: { 200: predictResponse, 404: problemSchema, 409: problemSchema, ...errorResponses },
-      },
-      validatorCompiler: fastBodyValidator(predictBody, isWellFormedPredictBody) as never,
-    },
-    async (request) => {
-      const id = request.params.id;
-      const serving = models.servingState(id);
-      if (!serving) throw notFound("model", id);
-      if (serving.status !== "succeeded") throw new ApiError("wrong_state", `model ${id} is ${serving.status}; only a succeeded model can do this`);
-      const model = models.get(id, serving.sha256!);
-      if (!model) throw new ApiError("wrong_state", `model ${id} has no artifact`);
-      const X = encodeRows(request.body.rows, model.features);
-      let prediction = predictPipeline(model.algorithm, model.pipeline, X);
-      if (request.body.decision_threshold !== undefined) prediction = moveThreshold(model, prediction, request.body.decision_threshold);
-      return { model_id: id, ...predictionToWire(model, prediction, request.body.probabilities ?? false) };
-    },
-  );
+  await app.register(predictRoute);
 
   app.get(
     "/models/:id/explain",
