@@ -43,7 +43,11 @@ export function servingModel(cache: ModelCache, id: string, sha256: string): Cac
   try {
     model = cache.get(id, sha256);
   } catch (e) {
-    if (e instanceof ArtifactError) throw new ApiError("wrong_state", `model ${id}'s stored artifact no longer loads (${e.message}); train or import it again`, undefined, 409);
+    // Same answer as the error plugin gives explain/artifact, built here because this may run on a compute thread.
+    if (e instanceof ArtifactError) {
+      const path = e.path ? `artifact.${e.path}` : "artifact";
+      throw new ApiError("wrong_state", `model ${id}'s stored artifact no longer loads (${e.message}); train or import it again`, [{ path, message: e.message }], 409);
+    }
     throw e;
   }
   if (!model || model.sha256 !== sha256) throw new ApiError("wrong_state", `model ${id} has no artifact, or it changed while the request waited`, undefined, 409);
