@@ -4,7 +4,10 @@
  */
 import type { Db } from "./database.js";
 
-const MIGRATIONS: readonly string[] = [
+/** SQL, or a function for a change SQL alone cannot make in linear time (cutting blobs into chunks). */
+type Migration = string | ((db: Db) => void);
+
+const MIGRATIONS: readonly Migration[] = [
   // 1: datasets (metadata + one blob per column), models (= training jobs), evaluations.
   `
   CREATE TABLE datasets (
@@ -97,18 +100,63 @@ const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE models ADD COLUMN pipeline_json TEXT;
   `,
+  // 4: column values in row chunks (a page of rows reads a few chunks, not whole
+  // columns); per-column summaries, and a head of them with the count on the dataset
+  // row (a listing must not parse every column's summary).
+  chunkDatasetColumns,
 ];
+
+/** Chunk size of the datasets migration 4 converts; each dataset records its own (datasets.chunk_rows). */
+const MIGRATION_4_CHUNK_ROWS = 8192;
+const MIGRATION_4_HEAD_COLUMNS = 100;
+
+function chunkDatasetColumns(db: Db): void {
+  db.exec(`
+    CREATE TABLE dataset_chunks (
+      dataset_id TEXT NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+      position INTEGER NOT NULL,
+      chunk INTEGER NOT NULL,
+      data BLOB NOT NULL,
+      PRIMARY KEY (dataset_id, position, chunk)
+    );
+    ALTER TABLE dataset_columns ADD COLUMN info_json TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE datasets ADD COLUMN column_count INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE datasets ADD COLUMN columns_head_json TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE datasets ADD COLUMN chunk_rows INTEGER NOT NULL DEFAULT ${MIGRATION_4_CHUNK_ROWS};
+  `);
+  const datasets = db.prepare("SELECT id, columns_json FROM datasets").all() as { id: string; columns_json: string }[];
+  const setHead = db.prepare("UPDATE datasets SET column_count = ?, columns_head_json = ? WHERE id = ?");
+  const setInfo = db.prepare("UPDATE dataset_columns SET info_json = ? WHERE dataset_id = ? AND position = ?");
+  const columnsOf = db.prepare("SELECT position, type FROM dataset_columns WHERE dataset_id = ? ORDER BY position");
+  const blobOf = db.prepare("SELECT data FROM dataset_columns WHERE dataset_id = ? AND position = ?").pluck();
+  const insertChunk = db.prepare("INSERT INTO dataset_chunks (dataset_id, position, chunk, data) VALUES (?, ?, ?, ?)");
+  for (const { id, columns_json } of datasets) {
+    const infos = JSON.parse(columns_json) as unknown[];
+    setHead.run(infos.length, JSON.stringify(infos.slice(0, MIGRATION_4_HEAD_COLUMNS)), id);
+    for (const { position, type } of columnsOf.all(id) as { position: number; type: string }[]) {
+      setInfo.run(JSON.stringify(infos[position] ?? {}), id, position);
+      // One column's blob in memory at a time.
+      const data = blobOf.get(id, position) as Buffer;
+      const step = MIGRATION_4_CHUNK_ROWS * (type === "numeric" ? 8 : 4);
+      for (let at = 0, chunk = 0; at < data.length; at += step, chunk++) insertChunk.run(id, position, chunk, data.subarray(at, at + step));
+    }
+  }
+  db.exec("ALTER TABLE dataset_columns DROP COLUMN data");
+}
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-export function migrate(db: Db): void {
+/** `upTo` below the latest version is for tests of a migration on data of the version before it. */
+export function migrate(db: Db, upTo = MIGRATIONS.length): void {
   const current = db.pragma("user_version", { simple: true }) as number;
   if (current > MIGRATIONS.length) {
     throw new Error(`database schema version ${current} is newer than this build (${MIGRATIONS.length})`);
   }
-  for (let v = current; v < MIGRATIONS.length; v++) {
+  for (let v = current; v < upTo; v++) {
     db.transaction(() => {
-      db.exec(MIGRATIONS[v]);
+      const migration = MIGRATIONS[v];
+      if (typeof migration === "string") db.exec(migration);
+      else migration(db);
       db.pragma(`user_version = ${v + 1}`);
     }).immediate();
   }

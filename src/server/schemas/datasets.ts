@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { HEAD_COLUMNS } from "../../store/datasets.js";
 import { cellValue } from "./common.js";
 
 export const columnTypeSchema = z.enum(["numeric", "categorical"]);
@@ -18,10 +19,21 @@ export const datasetSchema = z
     id: z.string(),
     name: z.string(),
     row_count: z.number().int(),
-    columns: z.array(columnSchema),
+    column_count: z.number().int().describe("Number of columns; `columns` describes at most the first 100."),
+    columns: z
+      .array(columnSchema)
+      .max(HEAD_COLUMNS)
+      .describe("The first 100 columns (all of them when there are no more); page the rest with GET /v1/datasets/{id}/columns?offset=100."),
     created_at: z.string(),
   })
   .meta({ id: "Dataset" });
+
+export const columnsQuery = z.object({
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+
+export const columnsPage = z.object({ items: z.array(columnSchema), total: z.number().int().describe("Number of columns") });
 
 export const createDatasetJson = z
   .object({

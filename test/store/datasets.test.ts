@@ -1,0 +1,114 @@
+/**
+ * Issue 10 items 8 and 21: a page of rows reads only the chunks that hold it, and
+ * listings carry a bounded head of the column summaries; migration 4 converts
+ * datasets stored as one blob per column.
+ */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import Database from "better-sqlite3";
+import { encodeColumn, frameRows } from "../../src/data/codec.js";
+import { MISSING_CODE, makeFrame, type Frame } from "../../src/data/frame.js";
+import { summarizeColumn } from "../../src/data/summary.js";
+import { openDatabase, type Db } from "../../src/store/database.js";
+import { DatasetRepository, HEAD_COLUMNS } from "../../src/store/datasets.js";
+import { migrate } from "../../src/store/migrations.js";
+
+const CHUNK = 4;
+
+/** 23 rows: five full chunks of 4 and a last one of 3; missing values in both column types. */
+function sampleFrame(rows = 23): Frame {
+  const x = Float64Array.from({ length: rows }, (_, i) => (i % 5 === 2 ? NaN : i * 1.5 - 7));
+  const codes = Int32Array.from({ length: rows }, (_, i) => (i % 7 === 3 ? MISSING_CODE : i % 3));
+  const y = Float64Array.from({ length: rows }, (_, i) => (i % 4 === 0 ? NaN : -i));
+  return makeFrame([
+    { type: "numeric", name: "x", values: x },
+    { type: "categorical", name: "colour", codes, levels: ["green", "red", "yellow"] },
+    { type: "numeric", name: "y", values: y },
+  ]);
+}
+
+function repository(db: Db = openDatabase(":memory:")): DatasetRepository {
+  return new DatasetRepository(db, CHUNK);
+}
+
+describe("DatasetRepository chunks", () => {
+  test("loadFrame gives back the frame; every page equals the same rows of the whole frame", () => {
+    const repo = repository();
+    const frame = sampleFrame();
+    const { id } = repo.insert("s", frame, frame.columns.map(summarizeColumn));
+    assert.deepEqual(repo.loadFrame(id), frame);
+    for (let offset = 0; offset <= 25; offset++) {
+      for (const limit of [1, 2, 3, 4, 5, 9, 50]) {
+        const page = repo.loadRows(id, offset, limit)!;
+        assert.equal(page.total, 23);
+        assert.deepEqual(frameRows(page.frame, 0, page.frame.rowCount), frameRows(frame, offset, limit), `offset ${offset}, limit ${limit}`);
+      }
+    }
+    assert.equal(repo.loadRows("ds_missing", 0, 5), undefined);
+  });
+
+  test("a page reads only its own chunks: with every other chunk deleted it still reads, the whole frame does not", () => {
+    const db = openDatabase(":memory:");
+    const repo = repository(db);
+    const frame = sampleFrame();
+    const { id } = repo.insert("s", frame, frame.columns.map(summarizeColumn));
+    // Rows 6..9 live in chunks 1 and 2.
+    const removed = db.prepare("DELETE FROM dataset_chunks WHERE dataset_id = ? AND chunk NOT IN (1, 2)").run(id).changes;
+    assert.equal(removed, 3 * 4);
+    const page = repo.loadRows(id, 6, 4)!;
+    assert.deepEqual(frameRows(page.frame, 0, 4), frameRows(frame, 6, 4));
+    assert.equal(page.total, 23);
+    assert.throws(() => repo.loadFrame(id), /column x has 8 stored rows, expected 23/);
+  });
+
+  test("deleting a dataset deletes its chunks", () => {
+    const db = openDatabase(":memory:");
+    const repo = repository(db);
+    const frame = sampleFrame();
+    const { id } = repo.insert("s", frame, frame.columns.map(summarizeColumn));
+    assert.ok(repo.delete(id));
+    assert.deepEqual(db.prepare("SELECT count(*) AS n FROM dataset_chunks").get(), { n: 0 });
+  });
+});
+
+describe("DatasetRepository column summaries", () => {
+  test("listings carry the first HEAD_COLUMNS summaries and the count; columns() pages the rest", () => {
+    const repo = repository();
+    const width = HEAD_COLUMNS + 37;
+    const frame = makeFrame(Array.from({ length: width }, (_, j) => ({ type: "numeric" as const, name: `c${j}`, values: Float64Array.of(j, j + 1) })));
+    const infos = frame.columns.map(summarizeColumn);
+    const { id } = repo.insert("wide", frame, infos);
+    const [listed] = repo.list(10, null);
+    assert.equal(listed.column_count, width);
+    assert.deepEqual(listed.columns_head, infos.slice(0, HEAD_COLUMNS));
+    assert.deepEqual(repo.summary(id), listed);
+    assert.deepEqual(repo.columns(id, 95, 10), { items: infos.slice(95, 105), total: width });
+    assert.deepEqual(repo.columns(id, width, 10), { items: [], total: width });
+    assert.equal(repo.get(id)!.columns.length, width, "get() still describes every column, for training");
+  });
+});
+
+describe("migration 4", () => {
+  test("converts datasets stored as one blob per column", () => {
+    const db = new Database(":memory:");
+    db.pragma("foreign_keys = ON");
+    migrate(db, 3);
+    const frame = sampleFrame(20_000);
+    const infos = frame.columns.map(summarizeColumn);
+    db.prepare("INSERT INTO datasets (id, name, row_count, columns_json, created_at) VALUES ('ds_old', 'old', ?, ?, '2026-01-01T00:00:00.000Z')").run(frame.rowCount, JSON.stringify(infos));
+    const insertColumn = db.prepare("INSERT INTO dataset_columns (dataset_id, position, name, type, levels_json, data) VALUES ('ds_old', ?, ?, ?, ?, ?)");
+    frame.columns.forEach((c, position) => {
+      const enc = encodeColumn(c);
+      insertColumn.run(position, c.name, enc.type, enc.levels ? JSON.stringify(enc.levels) : null, enc.bytes);
+    });
+    migrate(db);
+    const repo = new DatasetRepository(db);
+    assert.deepEqual(repo.loadFrame("ds_old"), frame);
+    const page = repo.loadRows("ds_old", 8190, 5)!;
+    assert.deepEqual(frameRows(page.frame, 0, 5), frameRows(frame, 8190, 5));
+    assert.deepEqual(repo.list(10, null)[0].column_count, 3);
+    assert.deepEqual(repo.columns("ds_old", 1, 5)!.items, infos.slice(1));
+    const chunks = db.prepare("SELECT count(*) AS n FROM dataset_chunks WHERE dataset_id = 'ds_old'").get() as { n: number };
+    assert.equal(chunks.n, 3 * Math.ceil(20_000 / 8192));
+  });
+});
