@@ -77,9 +77,12 @@ export const datasetRoutes: FastifyPluginAsync = async (base) => {
       schema: {
         tags: ["datasets"],
         summary: "Upload a table as JSON rows (application/json) or CSV with a header row (text/csv, name in ?name=)",
+        description:
+          "Content-Encoding gzip, deflate or br is decoded; the decoded body counts against XIGUA_BODY_LIMIT_MB (413 past it), another coding is a 415. " +
+          "CSV bodies being received may together declare at most 4 × XIGUA_BODY_LIMIT_MB: past it 503 with Retry-After. A CSV body that sends nothing for 30 s is a 408.",
         querystring: createDatasetCsvQuery.partial(),
         body: createDatasetJson,
-        response: { 201: datasetSchema, ...errorResponses, 413: problemSchema, 415: problemSchema },
+        response: { 201: datasetSchema, ...errorResponses, 408: problemSchema, 413: problemSchema, 415: problemSchema, 503: problemSchema },
       },
       // The body is validated below per content type; Fastify's own check would reject CSV.
       validatorCompiler: ({ httpPart }) => (httpPart === "body" ? (data) => ({ value: data }) : undefined!),
