@@ -21,13 +21,24 @@ export const CHUNK_ROWS = 8192;
 /** Column summaries carried by a dataset listing or GET; the rest are paged (columns()). */
 export const HEAD_COLUMNS = 100;
 
+/** Levels a column summary shown to clients carries; the rest are paged (levels()). */
+export const HEAD_LEVELS = 100;
+
 /** Column metadata as the API shows it; computed once at upload and kept as JSON. */
 export interface ColumnInfo {
   name: string;
   type: "numeric" | "categorical";
   missing_count: number;
   levels?: string[];
+  /** In summaries shown to clients: the number of levels, of which `levels` holds the first HEAD_LEVELS. */
+  level_count?: number;
   summary?: { min: number | null; max: number | null; mean: number | null; std: number | null };
+}
+
+/** The summary as clients see it: levels bounded, with their count. */
+function boundedInfo(info: ColumnInfo): ColumnInfo {
+  if (!info.levels) return info;
+  return { ...info, levels: info.levels.slice(0, HEAD_LEVELS), level_count: info.levels.length };
 }
 
 /** A dataset as listed: every column counted, only the first HEAD_COLUMNS described. */
@@ -111,10 +122,11 @@ export class DatasetRepository {
     const insertChunk = this.sql("INSERT INTO dataset_chunks (dataset_id, position, chunk, data) VALUES (?, ?, ?, ?)");
     this.db
       .transaction(() => {
-        insertDataset.run(id, name, frame.rowCount, JSON.stringify(columns), columns.length, JSON.stringify(columns.slice(0, HEAD_COLUMNS)), this.chunkRows, createdAt);
+        const head = columns.slice(0, HEAD_COLUMNS).map(boundedInfo);
+        insertDataset.run(id, name, frame.rowCount, JSON.stringify(columns), columns.length, JSON.stringify(head), this.chunkRows, createdAt);
         frame.columns.forEach((col, position) => {
           const levels = col.type === "categorical" ? JSON.stringify(col.levels) : null;
-          insertColumn.run(id, position, col.name, col.type, levels, JSON.stringify(columns[position]));
+          insertColumn.run(id, position, col.name, col.type, levels, JSON.stringify(boundedInfo(columns[position])));
           columnChunks(col, this.chunkRows).forEach((bytes, chunk) => insertChunk.run(id, position, chunk, bytes));
         });
       })
@@ -147,6 +159,24 @@ export class DatasetRepository {
     const rows = this.sql("SELECT info_json FROM dataset_columns WHERE dataset_id = ? AND position >= ? ORDER BY position LIMIT ?")
       .all(id, offset, limit) as { info_json: string }[];
     return { items: rows.map((r) => JSON.parse(r.info_json)), total: meta.column_count };
+  }
+
+  /**
+   * Levels [offset, offset + limit) of one column and their count (none for a numeric
+   * column); undefined when the dataset has no such column. The slice is cut by
+   * SQLite, so no JavaScript array of every level is built.
+   */
+  levels(id: string, column: string, offset: number, limit: number): { items: string[]; total: number } | undefined {
+    const meta = this.sql("SELECT json_array_length(coalesce(levels_json, '[]')) AS total FROM dataset_columns WHERE dataset_id = ? AND name = ?").get(id, column) as
+      | { total: number }
+      | undefined;
+    if (!meta) return undefined;
+    const items = this.sql(
+      "SELECT j.value AS level FROM dataset_columns c, json_each(coalesce(c.levels_json, '[]')) j WHERE c.dataset_id = ? AND c.name = ? AND j.key >= ? ORDER BY j.key LIMIT ?",
+    )
+      .pluck()
+      .all(id, column, offset, limit) as string[];
+    return { items, total: meta.total };
   }
 
   delete(id: string): boolean {

@@ -109,6 +109,13 @@ const MIGRATIONS: readonly Migration[] = [
 /** Chunk size of the datasets migration 4 converts; each dataset records its own (datasets.chunk_rows). */
 const MIGRATION_4_CHUNK_ROWS = 8192;
 const MIGRATION_4_HEAD_COLUMNS = 100;
+const MIGRATION_4_HEAD_LEVELS = 100;
+
+/** A column summary as clients see it (levels bounded, with their count); a frozen copy of the store's rule of that time. */
+function migration4Info(info: { levels?: unknown[] } | undefined): object {
+  if (!info?.levels) return info ?? {};
+  return { ...info, levels: info.levels.slice(0, MIGRATION_4_HEAD_LEVELS), level_count: info.levels.length };
+}
 
 function chunkDatasetColumns(db: Db): void {
   db.exec(`
@@ -131,10 +138,10 @@ function chunkDatasetColumns(db: Db): void {
   const blobOf = db.prepare("SELECT data FROM dataset_columns WHERE dataset_id = ? AND position = ?").pluck();
   const insertChunk = db.prepare("INSERT INTO dataset_chunks (dataset_id, position, chunk, data) VALUES (?, ?, ?, ?)");
   for (const { id, columns_json } of datasets) {
-    const infos = JSON.parse(columns_json) as unknown[];
-    setHead.run(infos.length, JSON.stringify(infos.slice(0, MIGRATION_4_HEAD_COLUMNS)), id);
+    const infos = JSON.parse(columns_json) as { levels?: unknown[] }[];
+    setHead.run(infos.length, JSON.stringify(infos.slice(0, MIGRATION_4_HEAD_COLUMNS).map(migration4Info)), id);
     for (const { position, type } of columnsOf.all(id) as { position: number; type: string }[]) {
-      setInfo.run(JSON.stringify(infos[position] ?? {}), id, position);
+      setInfo.run(JSON.stringify(migration4Info(infos[position])), id, position);
       // One column's blob in memory at a time.
       const data = blobOf.get(id, position) as Buffer;
       const step = MIGRATION_4_CHUNK_ROWS * (type === "numeric" ? 8 : 4);

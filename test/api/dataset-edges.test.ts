@@ -71,6 +71,24 @@ describe("dataset objects are bounded; columns are paged", () => {
   });
 });
 
+describe("levels are bounded in summaries and paged", () => {
+  test("a column of 250 levels: the summary carries 100 and level_count; /levels pages the rest", async () => {
+    const names = Array.from({ length: 250 }, (_, i) => `id${String(i).padStart(3, "0")}`);
+    const ds = await uploadCsv(t.app, "ids", "id,x\n" + names.map((n, i) => `${n},${i}`).join("\n") + "\n");
+    const [id, x] = ds.columns as { levels?: string[]; level_count?: number }[];
+    assert.deepEqual(id.levels, names.slice(0, 100));
+    assert.equal(id.level_count, 250);
+    assert.equal(x.levels, undefined);
+    const page = (await t.app.inject({ url: `/v1/datasets/${ds.id}/levels?column=id&offset=100&limit=1000` })).json();
+    assert.deepEqual(page, { items: names.slice(100), total: 250 });
+    assert.deepEqual((await t.app.inject({ url: `/v1/datasets/${ds.id}/levels?column=x` })).json(), { items: [], total: 0 });
+    const unknown = await t.app.inject({ url: `/v1/datasets/${ds.id}/levels?column=nope` });
+    assert.deepEqual([unknown.statusCode, unknown.json().code], [422, "unknown_column"]);
+    assert.equal((await t.app.inject({ url: "/v1/datasets/ds_nope/levels?column=id" })).statusCode, 404);
+    assert.equal((await t.app.inject({ url: `/v1/datasets/${ds.id}/levels?column=id&limit=1001` })).statusCode, 400);
+  });
+});
+
 describe("rows paging across stored chunks (8192 rows each)", () => {
   test("pages that straddle a chunk boundary equal the rows uploaded, missing values and categories included", async () => {
     const rows = 20_000;

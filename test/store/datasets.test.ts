@@ -10,7 +10,7 @@ import { encodeColumn, frameRows } from "../../src/data/codec.js";
 import { MISSING_CODE, makeFrame, type Frame } from "../../src/data/frame.js";
 import { summarizeColumn } from "../../src/data/summary.js";
 import { openDatabase, type Db } from "../../src/store/database.js";
-import { DatasetRepository, HEAD_COLUMNS } from "../../src/store/datasets.js";
+import { DatasetRepository, HEAD_COLUMNS, HEAD_LEVELS } from "../../src/store/datasets.js";
 import { migrate } from "../../src/store/migrations.js";
 
 const CHUNK = 4;
@@ -88,6 +88,22 @@ describe("DatasetRepository column summaries", () => {
   });
 });
 
+describe("DatasetRepository levels", () => {
+  test("summaries shown to clients carry HEAD_LEVELS levels and the count; get() keeps them all; levels() pages", () => {
+    const repo = repository();
+    const levels = Array.from({ length: HEAD_LEVELS + 20 }, (_, i) => `L${String(i).padStart(4, "0")}`);
+    const col = { type: "categorical" as const, name: "c", codes: Int32Array.from(levels, (_, i) => i), levels };
+    const frame = makeFrame([col]);
+    const { id } = repo.insert("levels", frame, frame.columns.map(summarizeColumn));
+    const [head] = repo.summary(id)!.columns_head;
+    assert.deepEqual([head.levels, head.level_count], [levels.slice(0, HEAD_LEVELS), levels.length]);
+    assert.deepEqual(repo.columns(id, 0, 1)!.items[0], head);
+    assert.deepEqual(repo.get(id)!.columns[0].levels, levels);
+    assert.deepEqual(repo.levels(id, "c", HEAD_LEVELS - 1, 5), { items: levels.slice(HEAD_LEVELS - 1, HEAD_LEVELS + 4), total: levels.length });
+    assert.equal(repo.levels(id, "nope", 0, 5), undefined);
+  });
+});
+
 describe("migration 4", () => {
   test("converts datasets stored as one blob per column", () => {
     const db = new Database(":memory:");
@@ -107,7 +123,8 @@ describe("migration 4", () => {
     const page = repo.loadRows("ds_old", 8190, 5)!;
     assert.deepEqual(frameRows(page.frame, 0, 5), frameRows(frame, 8190, 5));
     assert.deepEqual(repo.list(10, null)[0].column_count, 3);
-    assert.deepEqual(repo.columns("ds_old", 1, 5)!.items, infos.slice(1));
+    assert.deepEqual(repo.columns("ds_old", 1, 5)!.items, [{ ...infos[1], level_count: 3 }, infos[2]]);
+    assert.deepEqual(repo.summary("ds_old")!.columns_head[1], { ...infos[1], level_count: 3 });
     const chunks = db.prepare("SELECT count(*) AS n FROM dataset_chunks WHERE dataset_id = 'ds_old'").get() as { n: number };
     assert.equal(chunks.n, 3 * Math.ceil(20_000 / 8192));
   });

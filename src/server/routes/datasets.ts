@@ -14,7 +14,7 @@ import { summarizeColumn } from "../../data/summary.js";
 import type { DatasetSummary } from "../../store/datasets.js";
 import { ApiError, notFound } from "../errors.js";
 import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
-import { columnsPage, columnsQuery, createDatasetCsvQuery, createDatasetJson, datasetSchema, rowsPage, rowsQuery } from "../schemas/datasets.js";
+import { columnsPage, columnsQuery, createDatasetCsvQuery, createDatasetJson, datasetSchema, levelsPage, levelsQuery, rowsPage, rowsQuery } from "../schemas/datasets.js";
 import { cursorSeq, page } from "./pagination.js";
 
 export function datasetToWire(d: DatasetSummary) {
@@ -156,6 +156,26 @@ export const datasetRoutes: FastifyPluginAsync = async (base) => {
       const page = store.datasets.columns(request.params.id, request.query.offset, request.query.limit);
       if (!page) throw notFound("dataset", request.params.id);
       return page;
+    },
+  );
+
+  app.get(
+    "/datasets/:id/levels",
+    {
+      schema: {
+        tags: ["datasets"],
+        summary: "Page through the levels of a categorical column (a column summary carries only the first 100)",
+        params: idParams,
+        querystring: levelsQuery,
+        response: { 200: levelsPage, 404: problemSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { column, offset, limit } = request.query;
+      const page = store.datasets.levels(request.params.id, column, offset, limit);
+      if (page) return page;
+      if (!store.datasets.summary(request.params.id)) throw notFound("dataset", request.params.id);
+      throw new ApiError("unknown_column", `dataset ${request.params.id} has no column "${column}"`, [{ path: "query.column", message: "no such column" }]);
     },
   );
 
