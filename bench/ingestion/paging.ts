@@ -3,9 +3,9 @@
  *
  *   node --import tsx bench/ingestion/paging.ts
  *
- * - a page of 50 rows from a 500,000 × 20 dataset (16 numeric, 4 categorical):
- *   loadRows (the chunks holding the page) against loadFrame + frameRows (what the
- *   rows route did before);
+ * - a page of 50 rows from a 500,000 × 20 dataset (16 numeric, 4 categorical), and
+ *   from one with an id-like column (500,000 levels): loadRows (the chunks holding
+ *   the page) against loadFrame + frameRows (what the rows route did before);
  * - loadFrame of the same dataset (the training worker's path) from chunks, against
  *   decoding one blob per column (the layout before migration 4);
  * - list() of 50 datasets when one has 100,000 columns, against SELECT * + JSON.parse
@@ -65,15 +65,25 @@ try {
   const loadNew = time(() => repo.loadFrame(id));
   const loadOld = time(oldLoad);
 
+  // An id-like categorical column: as many levels as rows.
+  const ids = makeFrame([
+    { type: "categorical", name: "id", codes: Int32Array.from({ length: ROWS }, (_, i) => i), levels: Array.from({ length: ROWS }, (_, i) => `customer-${String(i).padStart(7, "0")}`) },
+    { type: "numeric", name: "x", values: Float64Array.from({ length: ROWS }, () => next()) },
+  ]);
+  const idsId = repo.insert("ids", ids, ids.columns.map(summarizeColumn)).id;
+  const idPageNew = time(() => frameRows(repo.loadRows(idsId, offset, 50)!.frame, 0, 50));
+  const idPageOld = time(() => frameRows(repo.loadFrame(idsId)!, offset, 50));
+
   const wide = makeFrame(Array.from({ length: 100_000 }, (_, j): Column => ({ type: "numeric", name: `w${j}`, values: Float64Array.of(j, j + 1, j + 2) })));
   repo.insert("wide", wide, wide.columns.map(summarizeColumn));
   for (let k = 0; k < 48; k++) repo.insert(`small${k}`, makeFrame([{ type: "numeric", name: "a", values: Float64Array.of(1, 2) }]), [summarizeColumn({ type: "numeric", name: "a", values: Float64Array.of(1, 2) })]);
   const listNew = time(() => JSON.stringify(repo.list(50, null)));
-  const listOld = time(() => JSON.stringify((db.prepare("SELECT * FROM datasets ORDER BY seq DESC LIMIT 50").all() as { columns_json: string }[]).map((r) => JSON.parse(r.columns_json))));
+  const listOld = time(() => JSON.stringify((db.prepare("SELECT d.*, s.columns_json FROM datasets d JOIN dataset_summaries s ON s.dataset_id = d.id ORDER BY d.seq DESC LIMIT 50").all() as { columns_json: string }[]).map((r) => JSON.parse(r.columns_json))));
   const listBytes = JSON.stringify(repo.list(50, null)).length;
 
   const lines = [
     `| page of 50 rows at offset ${offset} of ${ROWS.toLocaleString("en")} × 20 | ${pageNew.toFixed(2)} ms (loadRows) | ${pageOld.toFixed(0)} ms (loadFrame + frameRows) |`,
+    `| page of 50 rows, ${ROWS.toLocaleString("en")} rows with an id column of ${ROWS.toLocaleString("en")} levels | ${idPageNew.toFixed(2)} ms (loadRows) | ${idPageOld.toFixed(0)} ms (loadFrame + frameRows) |`,
     `| loadFrame, ${ROWS.toLocaleString("en")} × 20 (training path) | ${loadNew.toFixed(0)} ms (8192-row chunks) | ${loadOld.toFixed(0)} ms (one blob per column) |`,
     `| list 50 datasets, one with 100,000 columns | ${listNew.toFixed(1)} ms, ${(listBytes / 1024).toFixed(0)} KiB serialised | ${listOld.toFixed(0)} ms (parse every summary) |`,
   ];

@@ -55,13 +55,20 @@ export function decodeColumnParts(name: string, type: ColumnType, parts: readonl
     return { type: "numeric", name, values };
   }
   if (!levels) throw new Error(`column ${name}: a categorical column needs its levels`);
+  return { type: "categorical", name, codes: decodeCodes(name, parts, levels.length), levels: [...levels] };
+}
+
+/** The codes of a categorical column (or of a row range of it), checked against its level count. */
+export function decodeCodes(name: string, parts: readonly Uint8Array[], levelCount: number): Int32Array {
+  let byteLength = 0;
+  for (const part of parts) byteLength += part.byteLength;
   if (byteLength % 4 !== 0) throw new Error(`column ${name}: ${byteLength} bytes is not a whole number of int32 codes`);
   const codes = new Int32Array(byteLength / 4);
   copyParts(new Uint8Array(codes.buffer), parts);
   for (let i = 0; i < codes.length; i++) {
-    if (codes[i] < MISSING_CODE || codes[i] >= levels.length) throw new Error(`column ${name}: code ${codes[i]} in row ${i} is outside its ${levels.length} levels`);
+    if (codes[i] < MISSING_CODE || codes[i] >= levelCount) throw new Error(`column ${name}: code ${codes[i]} in row ${i} is outside its ${levelCount} levels`);
   }
-  return { type: "categorical", name, codes, levels: [...levels] };
+  return codes;
 }
 
 function copyParts(target: Uint8Array, parts: readonly Uint8Array[]): void {

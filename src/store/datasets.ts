@@ -1,15 +1,18 @@
 /**
- * Datasets: a metadata row, one row per column (name, type, levels, summary) and
- * the column's values in chunks of CHUNK_ROWS rows (dataset_chunks), so that a
- * page of rows reads one or two chunks per column instead of every column whole.
+ * Datasets: a metadata row, one row per column (name, type, summary), the column's
+ * values in chunks of CHUNK_ROWS rows (dataset_chunks) and a categorical column's
+ * levels in chunks of LEVEL_CHUNK (dataset_levels), so that a page of rows reads one
+ * or two value chunks per column and the level chunks its codes point into, instead
+ * of every column whole (an id-like column has as many levels as rows).
  *
- * The metadata row keeps the full column list (columns_json, for training and
- * spec resolution) and, for listings, its first HEAD_COLUMNS entries and the
- * count: listing datasets must not parse a 100,000-column summary per dataset.
+ * The full column list (for training and spec resolution) is in dataset_summaries;
+ * the datasets row keeps, for listings, its first HEAD_COLUMNS entries (levels
+ * bounded) and the count: listing datasets must not read a 100,000-column summary
+ * per dataset.
  */
 import { statementCache, type Db } from "./database.js";
-import { columnLength, type Frame, type Column } from "../data/frame.js";
-import { columnChunks, decodeColumnParts } from "../data/codec.js";
+import { MISSING_CODE, columnLength, type Frame, type Column } from "../data/frame.js";
+import { columnChunks, decodeCodes, decodeColumnParts } from "../data/codec.js";
 import { newId, nowIso } from "./ids.js";
 
 /**
@@ -17,6 +20,15 @@ import { newId, nowIso } from "./ids.js";
  * chunk is 64 KiB; a page (≤ 500 rows) spans at most two.
  */
 export const CHUNK_ROWS = 8192;
+
+/** Levels per stored level chunk of new datasets (each records its own in level_chunk). */
+export const LEVEL_CHUNK = 1024;
+
+/** Chunk sizes for new datasets; tests make them small to cross chunk boundaries cheaply. */
+export interface ChunkLayout {
+  chunkRows?: number;
+  levelChunk?: number;
+}
 
 /** Column summaries carried by a dataset listing or GET; the rest are paged (columns()). */
 export const HEAD_COLUMNS = 100;
@@ -84,7 +96,12 @@ interface ColumnMetaRow {
   position: number;
   name: string;
   type: "numeric" | "categorical";
-  levels_json: string | null;
+  level_count: number;
+}
+
+interface ChunkRow {
+  position: number;
+  data: Buffer;
 }
 
 const SUMMARY_FIELDS = "seq, id, name, row_count, column_count, columns_head_json, created_at";
@@ -101,12 +118,16 @@ function toSummary(row: SummaryRow): DatasetSummary {
 export class DatasetRepository {
   private readonly sql: ReturnType<typeof statementCache>;
 
+  private readonly chunkRows: number;
+  private readonly levelChunk: number;
+
   constructor(
     private readonly db: Db,
-    /** Rows per chunk for new datasets; tests make it small to cross chunk boundaries cheaply. */
-    private readonly chunkRows = CHUNK_ROWS,
+    layout: ChunkLayout = {},
   ) {
     this.sql = statementCache(db);
+    this.chunkRows = layout.chunkRows ?? CHUNK_ROWS;
+    this.levelChunk = layout.levelChunk ?? LEVEL_CHUNK;
   }
 
   /** One transaction: a failed upload leaves nothing behind. */
@@ -114,20 +135,24 @@ export class DatasetRepository {
     const id = newId("ds");
     const createdAt = nowIso();
     const insertDataset = this.sql(
-      "INSERT INTO datasets (id, name, row_count, columns_json, column_count, columns_head_json, chunk_rows, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO datasets (id, name, row_count, column_count, columns_head_json, chunk_rows, level_chunk, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     );
-    const insertColumn = this.sql(
-      "INSERT INTO dataset_columns (dataset_id, position, name, type, levels_json, info_json) VALUES (?, ?, ?, ?, ?, ?)",
-    );
+    const insertSummaries = this.sql("INSERT INTO dataset_summaries (dataset_id, columns_json) VALUES (?, ?)");
+    const insertColumn = this.sql("INSERT INTO dataset_columns (dataset_id, position, name, type, level_count, info_json) VALUES (?, ?, ?, ?, ?, ?)");
     const insertChunk = this.sql("INSERT INTO dataset_chunks (dataset_id, position, chunk, data) VALUES (?, ?, ?, ?)");
+    const insertLevels = this.sql("INSERT INTO dataset_levels (dataset_id, position, chunk, levels_json) VALUES (?, ?, ?, ?)");
     this.db
       .transaction(() => {
         const head = columns.slice(0, HEAD_COLUMNS).map(boundedInfo);
-        insertDataset.run(id, name, frame.rowCount, JSON.stringify(columns), columns.length, JSON.stringify(head), this.chunkRows, createdAt);
+        insertDataset.run(id, name, frame.rowCount, columns.length, JSON.stringify(head), this.chunkRows, this.levelChunk, createdAt);
+        insertSummaries.run(id, JSON.stringify(columns));
         frame.columns.forEach((col, position) => {
-          const levels = col.type === "categorical" ? JSON.stringify(col.levels) : null;
-          insertColumn.run(id, position, col.name, col.type, levels, JSON.stringify(boundedInfo(columns[position])));
+          const levels = col.type === "categorical" ? col.levels : [];
+          insertColumn.run(id, position, col.name, col.type, levels.length, JSON.stringify(boundedInfo(columns[position])));
           columnChunks(col, this.chunkRows).forEach((bytes, chunk) => insertChunk.run(id, position, chunk, bytes));
+          for (let at = 0, chunk = 0; at < levels.length; at += this.levelChunk, chunk++) {
+            insertLevels.run(id, position, chunk, JSON.stringify(levels.slice(at, at + this.levelChunk)));
+          }
         });
       })
       .immediate();
@@ -136,7 +161,9 @@ export class DatasetRepository {
 
   /** Every column described: for resolving specs and training, not for listings. */
   get(id: string): DatasetRecord | undefined {
-    const row = this.sql("SELECT * FROM datasets WHERE id = ?").get(id) as DatasetRow | undefined;
+    const row = this.sql("SELECT d.seq, d.id, d.name, d.row_count, s.columns_json, d.created_at FROM datasets d JOIN dataset_summaries s ON s.dataset_id = d.id WHERE d.id = ?").get(id) as
+      | DatasetRow
+      | undefined;
     return row && toRecord(row);
   }
 
@@ -163,20 +190,24 @@ export class DatasetRepository {
 
   /**
    * Levels [offset, offset + limit) of one column and their count (none for a numeric
-   * column); undefined when the dataset has no such column. The slice is cut by
-   * SQLite, so no JavaScript array of every level is built.
+   * column); undefined when the dataset has no such column. Reads the level chunks
+   * that hold the range only.
    */
   levels(id: string, column: string, offset: number, limit: number): { items: string[]; total: number } | undefined {
-    const meta = this.sql("SELECT json_array_length(coalesce(levels_json, '[]')) AS total FROM dataset_columns WHERE dataset_id = ? AND name = ?").get(id, column) as
-      | { total: number }
-      | undefined;
+    const meta = this.sql(
+      "SELECT c.position, c.level_count, d.level_chunk FROM dataset_columns c JOIN datasets d ON d.id = c.dataset_id WHERE c.dataset_id = ? AND c.name = ?",
+    ).get(id, column) as { position: number; level_count: number; level_chunk: number } | undefined;
     if (!meta) return undefined;
-    const items = this.sql(
-      "SELECT j.value AS level FROM dataset_columns c, json_each(coalesce(c.levels_json, '[]')) j WHERE c.dataset_id = ? AND c.name = ? AND j.key >= ? ORDER BY j.key LIMIT ?",
-    )
+    const from = Math.min(offset, meta.level_count);
+    const to = Math.min(meta.level_count, from + limit);
+    if (to === from) return { items: [], total: meta.level_count };
+    const first = Math.floor(from / meta.level_chunk);
+    const chunks = this.sql("SELECT levels_json FROM dataset_levels WHERE dataset_id = ? AND position = ? AND chunk BETWEEN ? AND ? ORDER BY chunk")
       .pluck()
-      .all(id, column, offset, limit) as string[];
-    return { items, total: meta.total };
+      .all(id, meta.position, first, Math.floor((to - 1) / meta.level_chunk)) as string[];
+    const levels = chunks.flatMap((json) => JSON.parse(json) as string[]);
+    const skip = from - first * meta.level_chunk;
+    return { items: levels.slice(skip, skip + to - from), total: meta.level_count };
   }
 
   delete(id: string): boolean {
@@ -186,50 +217,110 @@ export class DatasetRepository {
   loadFrame(id: string): Frame | undefined {
     const meta = this.sql("SELECT row_count FROM datasets WHERE id = ?").get(id) as { row_count: number } | undefined;
     if (!meta) return undefined;
-    const chunks = this.sql("SELECT position, data FROM dataset_chunks WHERE dataset_id = ? ORDER BY position, chunk").all(id) as { position: number; data: Buffer }[];
-    const columns = this.assemble(id, chunks);
-    for (const c of columns) {
-      const length = columnLength(c);
-      if (length !== meta.row_count) throw new Error(`dataset ${id}: column ${c.name} has ${length} stored rows, expected ${meta.row_count}`);
+    const values = groupByPosition(this.sql("SELECT position, data FROM dataset_chunks WHERE dataset_id = ? ORDER BY position, chunk").all(id) as ChunkRow[]);
+    const levels = new Map<number, string[]>();
+    for (const row of this.sql("SELECT position, levels_json FROM dataset_levels WHERE dataset_id = ? ORDER BY position, chunk").iterate(id) as Iterable<{ position: number; levels_json: string }>) {
+      const chunk = JSON.parse(row.levels_json) as string[];
+      const list = levels.get(row.position);
+      if (list) for (const level of chunk) list.push(level);
+      else levels.set(row.position, chunk);
     }
+    const columns = this.columnMetas(id).map((m) => {
+      const column = decodeColumnParts(m.name, m.type, values.get(m.position) ?? [], m.type === "categorical" ? (levels.get(m.position) ?? []) : undefined);
+      const length = columnLength(column);
+      if (length !== meta.row_count) throw new Error(`dataset ${id}: column ${m.name} has ${length} stored rows, expected ${meta.row_count}`);
+      if (column.type === "categorical" && column.levels.length !== m.level_count) throw new Error(`dataset ${id}: column ${m.name} has ${column.levels.length} stored levels, expected ${m.level_count}`);
+      return column;
+    });
     return { rowCount: meta.row_count, columns };
   }
 
   /**
    * Rows [offset, offset + limit) as a Frame of just those rows, and the dataset's
-   * row count; reads only the chunks that hold them.
+   * row count. Reads only the value chunks that hold them and, for a categorical
+   * column, the level chunks its codes there point into; such a column comes back
+   * with just those levels (codes renumbered), which is all a page shows.
    */
   loadRows(id: string, offset: number, limit: number): { frame: Frame; total: number } | undefined {
-    const meta = this.sql("SELECT row_count, chunk_rows FROM datasets WHERE id = ?").get(id) as { row_count: number; chunk_rows: number } | undefined;
+    const meta = this.sql("SELECT row_count, chunk_rows, level_chunk FROM datasets WHERE id = ?").get(id) as
+      | { row_count: number; chunk_rows: number; level_chunk: number }
+      | undefined;
     if (!meta) return undefined;
     const total = meta.row_count;
     const from = Math.min(offset, total);
     const to = Math.min(total, from + limit);
-    if (to === from) return { frame: { rowCount: 0, columns: this.assemble(id, []) }, total };
     const first = Math.floor(from / meta.chunk_rows);
-    const last = Math.floor((to - 1) / meta.chunk_rows);
-    const chunks = this.sql("SELECT position, data FROM dataset_chunks WHERE dataset_id = ? AND chunk BETWEEN ? AND ? ORDER BY position, chunk")
-      .all(id, first, last) as { position: number; data: Buffer }[];
-    const skip = from - first * meta.chunk_rows;
-    const columns = this.assemble(id, chunks).map((c) => {
-      const length = columnLength(c);
-      if (length < skip + to - from) throw new Error(`dataset ${id}: column ${c.name} is missing stored rows ${from}–${to - 1}`);
-      return sliceColumn(c, skip, skip + to - from);
+    const values =
+      to === from
+        ? new Map<number, Buffer[]>()
+        : groupByPosition(
+            this.sql("SELECT position, data FROM dataset_chunks WHERE dataset_id = ? AND chunk BETWEEN ? AND ? ORDER BY position, chunk").all(
+              id,
+              first,
+              Math.floor((to - 1) / meta.chunk_rows),
+            ) as ChunkRow[],
+          );
+    const rows = to - from;
+    const skip = rows === 0 ? 0 : from - first * meta.chunk_rows;
+    const columns = this.columnMetas(id).map((m): Column => {
+      const parts = values.get(m.position) ?? [];
+      if (m.type === "numeric") {
+        const column = decodeColumnParts(m.name, "numeric", parts);
+        checkRange(id, m.name, columnLength(column), skip + rows, from, to);
+        return sliceColumn(column, skip, skip + rows);
+      }
+      const codes = decodeCodes(m.name, parts, m.level_count);
+      checkRange(id, m.name, codes.length, skip + rows, from, to);
+      return this.pageLevels(id, m, codes.subarray(skip, skip + rows), meta.level_chunk);
     });
-    return { frame: { rowCount: to - from, columns }, total };
+    return { frame: { rowCount: rows, columns }, total };
   }
 
-  /** Columns in position order from their chunks (already in position, chunk order). */
-  private assemble(id: string, chunks: readonly { position: number; data: Buffer }[]): Column[] {
-    const metas = this.sql("SELECT position, name, type, levels_json FROM dataset_columns WHERE dataset_id = ? ORDER BY position").all(id) as ColumnMetaRow[];
-    const parts = new Map<number, Buffer[]>();
-    for (const c of chunks) {
-      const list = parts.get(c.position);
-      if (list) list.push(c.data);
-      else parts.set(c.position, [c.data]);
+  /** A page's categorical column with only the levels its codes use, read from their chunks. */
+  private pageLevels(id: string, m: ColumnMetaRow, codes: Int32Array, levelChunk: number): Column {
+    const chunkIndices = [...new Set(Array.from(codes, (c) => Math.floor(c / levelChunk)).filter((k) => k >= 0))];
+    const stored = new Map<number, string[]>();
+    if (chunkIndices.length > 0) {
+      const rows = this.sql("SELECT chunk, levels_json FROM dataset_levels WHERE dataset_id = ? AND position = ? AND chunk IN (SELECT value FROM json_each(?))").all(
+        id,
+        m.position,
+        JSON.stringify(chunkIndices),
+      ) as { chunk: number; levels_json: string }[];
+      for (const row of rows) stored.set(row.chunk, JSON.parse(row.levels_json));
     }
-    return metas.map((m) => decodeColumnParts(m.name, m.type, parts.get(m.position) ?? [], m.levels_json ? JSON.parse(m.levels_json) : undefined));
+    const levels: string[] = [];
+    const renumbered = new Map<number, number>();
+    const pageCodes = Int32Array.from(codes, (code) => {
+      if (code === MISSING_CODE) return MISSING_CODE;
+      let local = renumbered.get(code);
+      if (local === undefined) {
+        const level = stored.get(Math.floor(code / levelChunk))?.[code % levelChunk];
+        if (level === undefined) throw new Error(`dataset ${id}: column ${m.name} lacks stored level ${code}`);
+        local = levels.push(level) - 1;
+        renumbered.set(code, local);
+      }
+      return local;
+    });
+    return { type: "categorical", name: m.name, codes: pageCodes, levels };
   }
+
+  private columnMetas(id: string): ColumnMetaRow[] {
+    return this.sql("SELECT position, name, type, level_count FROM dataset_columns WHERE dataset_id = ? ORDER BY position").all(id) as ColumnMetaRow[];
+  }
+}
+
+function groupByPosition(chunks: readonly ChunkRow[]): Map<number, Buffer[]> {
+  const parts = new Map<number, Buffer[]>();
+  for (const c of chunks) {
+    const list = parts.get(c.position);
+    if (list) list.push(c.data);
+    else parts.set(c.position, [c.data]);
+  }
+  return parts;
+}
+
+function checkRange(id: string, name: string, stored: number, needed: number, from: number, to: number): void {
+  if (stored < needed) throw new Error(`dataset ${id}: column ${name} is missing stored rows ${from}–${to - 1}`);
 }
 
 function sliceColumn(c: Column, from: number, to: number): Column {

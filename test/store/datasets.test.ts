@@ -13,7 +13,8 @@ import { openDatabase, type Db } from "../../src/store/database.js";
 import { DatasetRepository, HEAD_COLUMNS, HEAD_LEVELS } from "../../src/store/datasets.js";
 import { migrate } from "../../src/store/migrations.js";
 
-const CHUNK = 4;
+/** Four rows per value chunk, two levels per level chunk. */
+const LAYOUT = { chunkRows: 4, levelChunk: 2 };
 
 /** 23 rows: five full chunks of 4 and a last one of 3; missing values in both column types. */
 function sampleFrame(rows = 23): Frame {
@@ -24,11 +25,13 @@ function sampleFrame(rows = 23): Frame {
     { type: "numeric", name: "x", values: x },
     { type: "categorical", name: "colour", codes, levels: ["green", "red", "yellow"] },
     { type: "numeric", name: "y", values: y },
+    // An id-like column: one level per row (levels sort as strings: "r0", "r1", "r10", …).
+    { type: "categorical", name: "id", codes: Int32Array.from({ length: rows }, (_, i) => i), levels: Array.from({ length: rows }, (_, i) => `r${String(i).padStart(5, "0")}`) },
   ]);
 }
 
 function repository(db: Db = openDatabase(":memory:")): DatasetRepository {
-  return new DatasetRepository(db, CHUNK);
+  return new DatasetRepository(db, LAYOUT);
 }
 
 describe("DatasetRepository chunks", () => {
@@ -52,13 +55,16 @@ describe("DatasetRepository chunks", () => {
     const repo = repository(db);
     const frame = sampleFrame();
     const { id } = repo.insert("s", frame, frame.columns.map(summarizeColumn));
-    // Rows 6..9 live in chunks 1 and 2.
+    // Rows 6..9 live in value chunks 1 and 2; their ids are levels 6..9, in level chunks 3 and 4.
     const removed = db.prepare("DELETE FROM dataset_chunks WHERE dataset_id = ? AND chunk NOT IN (1, 2)").run(id).changes;
-    assert.equal(removed, 3 * 4);
+    assert.equal(removed, 4 * 4);
+    const removedLevels = db.prepare("DELETE FROM dataset_levels WHERE dataset_id = ? AND position = 3 AND chunk NOT IN (3, 4)").run(id).changes;
+    assert.equal(removedLevels, 12 - 2);
     const page = repo.loadRows(id, 6, 4)!;
     assert.deepEqual(frameRows(page.frame, 0, 4), frameRows(frame, 6, 4));
     assert.equal(page.total, 23);
     assert.throws(() => repo.loadFrame(id), /column x has 8 stored rows, expected 23/);
+    assert.throws(() => repo.loadRows(id, 0, 1), /missing stored rows 0–0/);
   });
 
   test("deleting a dataset deletes its chunks", () => {
@@ -122,10 +128,14 @@ describe("migration 4", () => {
     assert.deepEqual(repo.loadFrame("ds_old"), frame);
     const page = repo.loadRows("ds_old", 8190, 5)!;
     assert.deepEqual(frameRows(page.frame, 0, 5), frameRows(frame, 8190, 5));
-    assert.deepEqual(repo.list(10, null)[0].column_count, 3);
-    assert.deepEqual(repo.columns("ds_old", 1, 5)!.items, [{ ...infos[1], level_count: 3 }, infos[2]]);
+    assert.equal(repo.list(10, null)[0].column_count, 4);
+    const ids = infos[3].levels!;
+    assert.deepEqual(repo.columns("ds_old", 1, 5)!.items, [{ ...infos[1], level_count: 3 }, infos[2], { ...infos[3], levels: ids.slice(0, HEAD_LEVELS), level_count: 20_000 }]);
+    assert.deepEqual(repo.levels("ds_old", "id", 1020, 10), { items: ids.slice(1020, 1030), total: 20_000 });
     assert.deepEqual(repo.summary("ds_old")!.columns_head[1], { ...infos[1], level_count: 3 });
     const chunks = db.prepare("SELECT count(*) AS n FROM dataset_chunks WHERE dataset_id = 'ds_old'").get() as { n: number };
-    assert.equal(chunks.n, 3 * Math.ceil(20_000 / 8192));
+    assert.equal(chunks.n, 4 * Math.ceil(20_000 / 8192));
+    const levelChunks = db.prepare("SELECT count(*) AS n FROM dataset_levels WHERE dataset_id = 'ds_old'").get() as { n: number };
+    assert.equal(levelChunks.n, 1 + Math.ceil(20_000 / 1024));
   });
 });
