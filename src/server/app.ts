@@ -16,6 +16,7 @@ import { ModelCache } from "./model-cache.js";
 import { ComputePool } from "./compute/pool.js";
 import { registerErrorHandling } from "./plugins/errors.js";
 import { registerCsvBodyParser } from "./plugins/csv-body.js";
+import { registerContentDecoding } from "./plugins/content-encoding.js";
 import { algorithmRoutes } from "./routes/algorithms.js";
 import { comparisonRoutes } from "./routes/comparisons.js";
 import { featureScoreRoutes } from "./routes/feature-scores.js";
@@ -68,6 +69,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   // The API speaks JSON (and CSV for uploads); anything else, text/plain included, is a 415.
   app.removeContentTypeParser("text/plain");
   registerCsvBodyParser(app, config.bodyLimitBytes);
+  registerContentDecoding(app, config.bodyLimitBytes);
 
   const store = openStore(config.dbPath);
   const pool = new TrainingPool({ workers: config.workers, maxHeapMb: config.workerHeapMb });

@@ -23,6 +23,7 @@ const CATALOGUE = {
   not_found: { status: 404, title: "Not found" },
   route_not_found: { status: 404, title: "No such route" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
+  request_timeout: { status: 408, title: "Request timeout" },
   wrong_state: { status: 409, title: "Wrong state" },
   payload_too_large: { status: 413, title: "Payload too large" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },
