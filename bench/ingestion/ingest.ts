@@ -32,17 +32,24 @@ interface Measurement {
   maxRssMb: number;
 }
 
-function generateCsv(path: string, format: (x: number) => string): number {
+interface Encoding {
+  /** Quote every field, as R's write.csv and pandas' QUOTE_ALL do. */
+  quoteAll?: boolean;
+  eol?: string;
+}
+
+function generateCsv(path: string, format: (x: number) => string, { quoteAll = false, eol = "\n" }: Encoding = {}): number {
+  const field = quoteAll ? (s: string) => `"${s}"` : (s: string) => s;
   // A fixed LCG so the file is the same on every run.
   let s = 12345;
   const next = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
-  const lines = [Array.from({ length: COLS }, (_, j) => `x${j}`).join(",")];
+  const lines = [Array.from({ length: COLS }, (_, j) => field(`x${j}`)).join(",")];
   for (let i = 0; i < ROWS; i++) {
     const row: string[] = [];
-    for (let j = 0; j < COLS; j++) row.push(format((next() - 0.5) * 10 ** (j % 5)));
+    for (let j = 0; j < COLS; j++) row.push(field(format((next() - 0.5) * 10 ** (j % 5))));
     lines.push(row.join(","));
   }
-  writeFileSync(path, lines.join("\n") + "\n");
+  writeFileSync(path, lines.join(eol) + eol);
   return statSync(path).size;
 }
 
@@ -124,14 +131,17 @@ try {
   writeFileSync(child, CHILD);
   writeFileSync(join(dir, "pandas_read.py"), PANDAS);
   const pandas = hasPandas();
-  const datasets = [
+  const datasets: { label: string; format: (x: number) => string; encoding?: Encoding }[] = [
     { label: "6 decimals (`%.6f`)", format: (x: number) => x.toFixed(6) },
     { label: "full precision (`String(x)`, ~17 digits)", format: (x: number) => String(x) },
+    // Every field quoted (R's write.csv, pandas QUOTE_ALL): a per-field scan to the end of the buffer once made the LF file quadratic.
+    { label: "6 decimals, every field quoted, LF", format: (x: number) => x.toFixed(6), encoding: { quoteAll: true, eol: "\n" } },
+    { label: "6 decimals, every field quoted, CRLF", format: (x: number) => x.toFixed(6), encoding: { quoteAll: true, eol: "\r\n" } },
   ];
   const lines: string[] = [];
   for (const d of datasets) {
     const csv = join(dir, "data.csv");
-    const size = generateCsv(csv, d.format);
+    const size = generateCsv(csv, d.format, d.encoding);
     const sizeMb = size / 2 ** 20;
     const baseline = runNode(child, csv, mod, "baseline");
     const ours = best(Array.from({ length: RUNS }, () => runNode(child, csv, mod, "parse")));

@@ -116,12 +116,33 @@ export class CsvCursor {
   }
 }
 
-/** Row ends (CRLF counted once) in bytes [from, to). */
+/**
+ * Row ends (CRLF counted once) in bytes [from, to). Linear in `to - from`, never
+ * in the rest of the buffer: called once per quoted field, a search that ran on
+ * to the end of the input (a CR search in an LF file) made reading quadratic.
+ */
 export function countLineBreaks(b: Buffer, from: number, to: number): number {
+  if (to - from <= SHORT_RANGE) return countLineBreaksByByte(b, from, to);
+  const view = from === 0 && to === b.length ? b : b.subarray(from, to);
+  const n = view.length;
   let k = 0;
-  for (let p = b.indexOf(LF, from); p >= 0 && p < to; p = b.indexOf(LF, p + 1)) k++;
-  const firstCr = b.indexOf(CR, from);
-  if (firstCr < 0 || firstCr >= to) return k;
-  for (let p = firstCr; p >= 0 && p < to; p = b.indexOf(CR, p + 1)) if (p + 1 >= b.length || b[p + 1] !== LF) k++;
+  for (let p = view.indexOf(LF); p >= 0; p = view.indexOf(LF, p + 1)) k++;
+  for (let p = view.indexOf(CR); p >= 0; p = view.indexOf(CR, p + 1)) {
+    // A CR at the end of the range ends a row unless the LF right after it (outside the range) does.
+    const next = p + 1 < n ? view[p + 1] : from + p + 1 < b.length ? b[from + p + 1] : -1;
+    if (next !== LF) k++;
+  }
+  return k;
+}
+
+// Below this a byte loop beats making a subarray view for indexOf (most quoted cells are short).
+const SHORT_RANGE = 64;
+
+function countLineBreaksByByte(b: Buffer, from: number, to: number): number {
+  let k = 0;
+  for (let p = from; p < to; p++) {
+    const c = b[p];
+    if (c === LF || (c === CR && (p + 1 >= b.length || b[p + 1] !== LF))) k++;
+  }
   return k;
 }

@@ -87,7 +87,7 @@ function readHeader(cursor: CsvCursor): string[] {
     const name = cursor.text();
     const position = names.length + 1;
     if (name.trim() === "") throw new DataError(`column ${position} of the header has no name`, "header");
-    if (FORBIDDEN_COLUMN_NAMES.includes(name)) throw new DataError(`"${name}" cannot be used as a column name`, "header");
+    if (FORBIDDEN_COLUMN_NAMES.includes(name)) throw new DataError(`"${name}" cannot be used as a column name`, `header.${name}`);
     const earlier = seen.get(name);
     if (earlier !== undefined) throw new DataError(`the header names "${name}" twice (columns ${earlier} and ${position})`, "header");
     seen.set(name, position);

@@ -55,6 +55,7 @@ export function readJsonRows(rows: unknown, options: ReadOptions = {}): Frame {
     }
   }
 
+  if (builders.size === 0) throw new DataError("the rows have no keys: a dataset needs at least one column", "rows");
   const names = [...builders.keys()];
   checkColumnTypes(options.columnTypes, names);
   for (const b of builders.values()) {

@@ -14,9 +14,11 @@ import { JobRunner } from "../training/jobs.js";
 import { DEFAULTS, type Config } from "./config.js";
 import { ModelCache } from "./model-cache.js";
 import { withProblemTypes } from "./openapi-problems.js";
+import { ComputePool } from "./compute/pool.js";
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from "./plugins/errors.js";
 import { registerCsvBodyParser } from "./plugins/csv-body.js";
 import { registerBodyDepthLimit } from "./plugins/body-depth.js";
+import { registerContentDecoding } from "./plugins/content-encoding.js";
 import { algorithmRoutes } from "./routes/algorithms.js";
 import { comparisonRoutes } from "./routes/comparisons.js";
 import { featureScoreRoutes } from "./routes/feature-scores.js";
@@ -74,14 +76,24 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   // The API speaks JSON (and CSV for uploads); anything else, text/plain included, is a 415.
   app.removeContentTypeParser("text/plain");
   registerCsvBodyParser(app, config.bodyLimitBytes);
+  registerContentDecoding(app, config.bodyLimitBytes);
 
   const store = openStore(config.dbPath);
   const pool = new TrainingPool({ workers: config.workers, maxHeapMb: config.workerHeapMb });
   const jobs = new JobRunner(store, pool, { timeoutMs: config.jobTimeoutMs }, app.log);
-  app.decorate("services", { config, store, pool, jobs, models: new ModelCache(store, config.modelCacheSize) });
+  const cacheBytes = config.modelCacheMb * 1024 * 1024;
+  const models = new ModelCache(store.models, { maxModels: config.modelCacheSize, maxBytes: cacheBytes });
+  const compute = new ComputePool({
+    dbPath: config.dbPath,
+    threads: config.computeWorkers,
+    maxHeapMb: config.workerHeapMb,
+    cache: { maxModels: config.modelCacheSize, maxBytes: Math.ceil(cacheBytes / 4) },
+  });
+  app.decorate("services", { config, store, pool, jobs, models, compute });
   app.addHook("onClose", async () => {
     await jobs.close(config.shutdownGraceMs);
     await pool.destroy();
+    await compute.destroy();
     store.close();
   });
 

@@ -12,8 +12,12 @@ export interface Config {
   bodyLimitBytes: number;
   maxCells: number;
   shutdownGraceMs: number;
-  /** Loaded artifacts kept in memory for /predict. */
+  /** Loaded artifacts kept in memory for /predict (count bound). */
   modelCacheSize: number;
+  /** Loaded artifacts kept in memory for /predict, MiB of their estimated size (byte bound; each compute thread keeps a quarter of it). */
+  modelCacheMb: number;
+  /** Threads of the compute pool for request-scoped work (large predicts, feature scores), apart from the training pool. */
+  computeWorkers: number;
   /** Jobs queued or running at once; past it, new training / evaluation / search requests get 503 + Retry-After. */
   maxJobs: number;
   /** Memory budget of one job, MiB: estimated before queueing (422 past it) and enforced while it runs. */
@@ -36,6 +40,8 @@ export const DEFAULTS: Config = {
   maxCells: 50_000_000,
   shutdownGraceMs: 30_000,
   modelCacheSize: 64,
+  modelCacheMb: 512,
+  computeWorkers: Math.max(1, Math.floor(availableParallelism() / 2)),
   maxJobs: 1000,
   jobMemoryMb: 4096,
   predictMaxRows: 100_000,
@@ -63,6 +69,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxCells: int(env, "XIGUA_MAX_CELLS", DEFAULTS.maxCells, 1),
     shutdownGraceMs: int(env, "XIGUA_SHUTDOWN_GRACE_S", DEFAULTS.shutdownGraceMs / 1000, 0) * 1000,
     modelCacheSize: int(env, "XIGUA_MODEL_CACHE", DEFAULTS.modelCacheSize, 1),
+    modelCacheMb: int(env, "XIGUA_MODEL_CACHE_MB", DEFAULTS.modelCacheMb, 1),
+    computeWorkers: int(env, "XIGUA_COMPUTE_WORKERS", DEFAULTS.computeWorkers, 1),
     maxJobs: int(env, "XIGUA_MAX_JOBS", DEFAULTS.maxJobs, 1),
     jobMemoryMb: int(env, "XIGUA_JOB_MEMORY_MB", DEFAULTS.jobMemoryMb, 64),
     predictMaxRows: int(env, "XIGUA_PREDICT_MAX_ROWS", DEFAULTS.predictMaxRows, 1),

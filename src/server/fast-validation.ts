@@ -3,7 +3,8 @@
  * JSON itself (≈23 µs against ≈9 µs for a 30-feature row). Well-formed bodies take
  * this hand-written check of the same schema; anything it does not accept is handed
  * to zod, so error messages and paths stay exactly zod's. The OpenAPI document still
- * comes from the zod schema.
+ * comes from the zod schema. Bodies too large for the request thread (routes/predict.ts)
+ * run the same two checks on the compute pool (predict.ts, parsePredictBody).
  */
 import type { FastifySchemaCompiler } from "fastify";
 import { validatorCompiler } from "fastify-type-provider-zod";

@@ -3,37 +3,88 @@
  * and validates an artifact (milliseconds); a cached predict costs microseconds.
  * Entries are keyed by model id and checked against the stored sha256, so an
  * artifact can never be served stale.
+ *
+ * Bounded twice: by count and by bytes. 64 large SVM or MLP artifacts can pass
+ * the heap, so each entry carries an estimate of what it holds in memory (see
+ * estimateModelBytes) and the cache evicts until the sum fits its budget. A model
+ * larger than the whole budget is still served and kept alone, so it is not
+ * re-parsed on every request.
  */
 import type { FittedModel } from "../training/artifact.js";
 import { loadArtifact } from "../training/artifact.js";
-import type { Store } from "../store/store.js";
+import type { ModelRepository } from "../store/models.js";
 
 /** How long a "succeeded" status is trusted without asking SQLite again (a deletion elsewhere shows within this). */
 const STATUS_TTL_MS = 1000;
 
+/** What the cache reads from the store: the main thread's repository, or a compute thread's read-only one. */
+export type ArtifactSource = Pick<ModelRepository, "getArtifact" | "servingState">;
+
+export interface CacheLimits {
+  maxModels: number;
+  maxBytes: number;
+}
+
+export type CachedModel = FittedModel & { sha256: string; bytes: number };
+
+/** Typed-array bytes reachable from a decoded value (states keep their weights, nodes and support vectors in typed arrays). */
+function typedArrayBytes(value: unknown, depth = 0): number {
+  if (value === null || typeof value !== "object" || depth > 64) return 0;
+  if (ArrayBuffer.isView(value)) return value.byteLength;
+  let sum = 0;
+  for (const v of Array.isArray(value) ? value : Object.values(value)) sum += typedArrayBytes(v, depth + 1);
+  return sum;
+}
+
+/**
+ * Memory a loaded model holds, estimated from what is cheap to know: its artifact's
+ * size (the JSON carries every plain number, string and object once) plus the typed
+ * arrays decoded from it. An overestimate for most models, never a gross underestimate.
+ */
+export function estimateModelBytes(artifactBytes: number, model: FittedModel): number {
+  return artifactBytes + typedArrayBytes(model.pipeline);
+}
+
 export class ModelCache {
-  private readonly entries = new Map<string, FittedModel & { sha256: string }>();
+  private readonly entries = new Map<string, CachedModel>();
   private readonly statuses = new Map<string, { status: string; sha256: string | null; checkedAt: number }>();
+  private totalBytes = 0;
 
   constructor(
-    private readonly store: Store,
-    private readonly capacity: number,
+    private readonly source: ArtifactSource,
+    private readonly limits: CacheLimits,
   ) {}
 
-  /** undefined when the model has no artifact (not trained yet, or unknown). */
-  get(id: string, sha256: string): FittedModel | undefined {
+  /** undefined when the model has no artifact (not trained yet, or unknown). Throws ArtifactError when the stored artifact no longer loads. */
+  get(id: string, sha256: string): CachedModel | undefined {
     const hit = this.entries.get(id);
     if (hit && hit.sha256 === sha256) {
       this.entries.delete(id);
       this.entries.set(id, hit);
       return hit;
     }
-    const stored = this.store.models.getArtifact(id);
+    const stored = this.source.getArtifact(id);
     if (!stored) return undefined;
-    const model = loadArtifact(stored.artifact);
+    const loaded = loadArtifact(stored.artifact);
+    const model: CachedModel = { ...loaded, bytes: estimateModelBytes(stored.artifact.byteLength, loaded) };
+    this.remove(id);
     this.entries.set(id, model);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    this.totalBytes += model.bytes;
+    this.shrink();
     return model;
+  }
+
+  /** Estimated bytes held by the cached models. */
+  get bytes(): number {
+    return this.totalBytes;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  has(id: string): boolean {
+    return this.entries.has(id);
   }
 
   /**
@@ -45,7 +96,7 @@ export class ModelCache {
     const now = performance.now();
     const hit = this.statuses.get(id);
     if (hit && now - hit.checkedAt < STATUS_TTL_MS) return hit;
-    const row = this.store.models.servingState(id);
+    const row = this.source.servingState(id);
     if (!row) {
       this.statuses.delete(id);
       return undefined;
@@ -53,13 +104,27 @@ export class ModelCache {
     const state = { status: row.status, sha256: row.artifact_sha256, checkedAt: now };
     if (row.status === "succeeded") {
       this.statuses.set(id, state);
-      if (this.statuses.size > this.capacity * 4) this.statuses.delete(this.statuses.keys().next().value!);
+      if (this.statuses.size > this.limits.maxModels * 4) this.statuses.delete(this.statuses.keys().next().value!);
     }
     return state;
   }
 
   evict(id: string): void {
-    this.entries.delete(id);
+    this.remove(id);
     this.statuses.delete(id);
+  }
+
+  private remove(id: string): void {
+    const old = this.entries.get(id);
+    if (!old) return;
+    this.entries.delete(id);
+    this.totalBytes -= old.bytes;
+  }
+
+  /** Oldest first, but never the entry just added (the last one). */
+  private shrink(): void {
+    while (this.entries.size > 1 && (this.entries.size > this.limits.maxModels || this.totalBytes > this.limits.maxBytes)) {
+      this.remove(this.entries.keys().next().value!);
+    }
   }
 }

@@ -3,6 +3,7 @@ import type { Store } from "../store/store.js";
 import type { TrainingPool } from "../training/pool.js";
 import type { JobRunner } from "../training/jobs.js";
 import type { Config } from "./config.js";
+import type { ComputePool } from "./compute/pool.js";
 import type { ModelCache } from "./model-cache.js";
 
 export interface Services {
@@ -11,6 +12,8 @@ export interface Services {
   pool: TrainingPool;
   jobs: JobRunner;
   models: ModelCache;
+  /** Request-scoped O(data) work (large predicts, feature scores), apart from the training pool. */
+  compute: ComputePool;
 }
 
 declare module "fastify" {

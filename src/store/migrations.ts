@@ -4,7 +4,10 @@
  */
 import type { Db } from "./database.js";
 
-const MIGRATIONS: readonly string[] = [
+/** SQL, or a function for a change SQL alone cannot make in linear time (cutting blobs into chunks). */
+type Migration = string | ((db: Db) => void);
+
+const MIGRATIONS: readonly Migration[] = [
   // 1: datasets (metadata + one blob per column), models (= training jobs), evaluations.
   `
   CREATE TABLE datasets (
@@ -97,18 +100,96 @@ const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE models ADD COLUMN pipeline_json TEXT;
   `,
+  // 4: column values in row chunks and categorical levels in chunks (a page of rows reads
+  // a few chunks, not whole columns); per-column summaries, a head of them with the count
+  // on the dataset row and the full list in its own table (a listing must not read or
+  // parse every column's summary).
+  chunkDatasetColumns,
 ];
+
+/** Chunk sizes of the datasets migration 4 converts; each dataset records its own (chunk_rows, level_chunk). */
+const MIGRATION_4_CHUNK_ROWS = 8192;
+const MIGRATION_4_LEVEL_CHUNK = 1024;
+const MIGRATION_4_HEAD_COLUMNS = 100;
+const MIGRATION_4_HEAD_LEVELS = 100;
+
+/** A column summary as clients see it (levels bounded, with their count); a frozen copy of the store's rule of that time. */
+function migration4Info(info: { levels?: unknown[] } | undefined): object {
+  if (!info?.levels) return info ?? {};
+  return { ...info, levels: info.levels.slice(0, MIGRATION_4_HEAD_LEVELS), level_count: info.levels.length };
+}
+
+function chunkDatasetColumns(db: Db): void {
+  db.exec(`
+    CREATE TABLE dataset_chunks (
+      dataset_id TEXT NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+      position INTEGER NOT NULL,
+      chunk INTEGER NOT NULL,
+      data BLOB NOT NULL,
+      PRIMARY KEY (dataset_id, position, chunk)
+    );
+    CREATE TABLE dataset_levels (
+      dataset_id TEXT NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+      position INTEGER NOT NULL,
+      chunk INTEGER NOT NULL,
+      levels_json TEXT NOT NULL,
+      PRIMARY KEY (dataset_id, position, chunk)
+    );
+    CREATE TABLE dataset_summaries (
+      dataset_id TEXT PRIMARY KEY REFERENCES datasets(id) ON DELETE CASCADE,
+      columns_json TEXT NOT NULL
+    );
+    ALTER TABLE dataset_columns ADD COLUMN info_json TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE dataset_columns ADD COLUMN level_count INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE datasets ADD COLUMN column_count INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE datasets ADD COLUMN columns_head_json TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE datasets ADD COLUMN chunk_rows INTEGER NOT NULL DEFAULT ${MIGRATION_4_CHUNK_ROWS};
+    ALTER TABLE datasets ADD COLUMN level_chunk INTEGER NOT NULL DEFAULT ${MIGRATION_4_LEVEL_CHUNK};
+  `);
+  const datasets = db.prepare("SELECT id, columns_json FROM datasets").all() as { id: string; columns_json: string }[];
+  const setHead = db.prepare("UPDATE datasets SET column_count = ?, columns_head_json = ? WHERE id = ?");
+  const setInfo = db.prepare("UPDATE dataset_columns SET info_json = ?, level_count = ? WHERE dataset_id = ? AND position = ?");
+  const columnsOf = db.prepare("SELECT position, type FROM dataset_columns WHERE dataset_id = ? ORDER BY position");
+  const storedOf = db.prepare("SELECT data, levels_json FROM dataset_columns WHERE dataset_id = ? AND position = ?");
+  const insertChunk = db.prepare("INSERT INTO dataset_chunks (dataset_id, position, chunk, data) VALUES (?, ?, ?, ?)");
+  const insertLevels = db.prepare("INSERT INTO dataset_levels (dataset_id, position, chunk, levels_json) VALUES (?, ?, ?, ?)");
+  for (const { id, columns_json } of datasets) {
+    const infos = JSON.parse(columns_json) as { levels?: unknown[] }[];
+    setHead.run(infos.length, JSON.stringify(infos.slice(0, MIGRATION_4_HEAD_COLUMNS).map(migration4Info)), id);
+    for (const { position, type } of columnsOf.all(id) as { position: number; type: string }[]) {
+      // One column's blob in memory at a time.
+      const { data, levels_json } = storedOf.get(id, position) as { data: Buffer; levels_json: string | null };
+      const levels = levels_json ? (JSON.parse(levels_json) as string[]) : [];
+      setInfo.run(JSON.stringify(migration4Info(infos[position])), levels.length, id, position);
+      const step = MIGRATION_4_CHUNK_ROWS * (type === "numeric" ? 8 : 4);
+      for (let at = 0, chunk = 0; at < data.length; at += step, chunk++) insertChunk.run(id, position, chunk, data.subarray(at, at + step));
+      for (let at = 0, chunk = 0; at < levels.length; at += MIGRATION_4_LEVEL_CHUNK, chunk++) {
+        insertLevels.run(id, position, chunk, JSON.stringify(levels.slice(at, at + MIGRATION_4_LEVEL_CHUNK)));
+      }
+    }
+  }
+  // Out of the datasets row: reading a listing's fields would otherwise walk the overflow pages of every full summary.
+  db.exec(`
+    INSERT INTO dataset_summaries (dataset_id, columns_json) SELECT id, columns_json FROM datasets;
+    ALTER TABLE datasets DROP COLUMN columns_json;
+    ALTER TABLE dataset_columns DROP COLUMN data;
+    ALTER TABLE dataset_columns DROP COLUMN levels_json;
+  `);
+}
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-export function migrate(db: Db): void {
+/** `upTo` below the latest version is for tests of a migration on data of the version before it. */
+export function migrate(db: Db, upTo = MIGRATIONS.length): void {
   const current = db.pragma("user_version", { simple: true }) as number;
   if (current > MIGRATIONS.length) {
     throw new Error(`database schema version ${current} is newer than this build (${MIGRATIONS.length})`);
   }
-  for (let v = current; v < MIGRATIONS.length; v++) {
+  for (let v = current; v < upTo; v++) {
     db.transaction(() => {
-      db.exec(MIGRATIONS[v]);
+      const migration = MIGRATIONS[v];
+      if (typeof migration === "string") db.exec(migration);
+      else migration(db);
       db.pragma(`user_version = ${v + 1}`);
     }).immediate();
   }

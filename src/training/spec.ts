@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { Task } from "../models/contract.js";
 import type { ErrorCode } from "../server/errors.js";
 import { getAlgorithm } from "../models/registry.js";
+import { estimateJobMemory } from "./memory-estimate.js";
 import { planSteps, resolveSteps, StepSpecError, type StepRequest } from "./pipeline.js";
 import type { ResolvedSpec } from "./train.js";
 import { defaultValidation, validationSchema } from "./validation.js";
@@ -46,11 +47,32 @@ export class SpecError extends Error {
   }
 }
 
+/** Checks that only the routes ask for: the worker resolves a stored spec again without them. */
+export interface QueueLimits {
+  /** XIGUA_JOB_MEMORY_MB: a job whose estimated peak is above this is refused. */
+  jobMemoryMb: number;
+}
+
+const MIB = 1024 * 1024;
+
+/** 422 memory_budget_exceeded at the path of the largest term when the estimate passes the budget. */
+export function checkMemoryBudget(resolved: ResolvedSpec, dataset: DatasetColumns, jobMemoryMb: number): void {
+  const estimate = estimateJobMemory(resolved, dataset);
+  if (estimate.bytes <= jobMemoryMb * MIB) return;
+  const largest = estimate.terms.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+  const mib = (bytes: number) => Math.ceil(bytes / MIB).toLocaleString("en");
+  throw new SpecError(
+    `this job would need about ${mib(estimate.bytes)} MiB, over the ${jobMemoryMb.toLocaleString("en")} MiB a job may use (XIGUA_JOB_MEMORY_MB); the largest part is ${largest.what} (${mib(largest.bytes)} MiB) — change ${largest.path}`,
+    largest.path,
+    "memory_budget_exceeded",
+  );
+}
+
 function zodPath(prefix: string, issue: z.core.$ZodIssue): string {
   return [prefix, ...issue.path.map(String)].join(".");
 }
 
-export function resolveSpec(request: TrainRequest, dataset: DatasetColumns, purpose: Purpose = "train"): ResolvedSpec {
+export function resolveSpec(request: TrainRequest, dataset: DatasetColumns, purpose: Purpose = "train", limits?: QueueLimits): ResolvedSpec {
   const algorithm = getAlgorithm(request.algorithm);
   if (!algorithm) throw new SpecError(`unknown algorithm "${request.algorithm}"; GET /v1/algorithms lists them`, "algorithm", "unknown_algorithm");
 
@@ -160,7 +182,7 @@ export function resolveSpec(request: TrainRequest, dataset: DatasetColumns, purp
     throw new SpecError("positive_class only applies to classification", "positive_class", "invalid_request");
   }
 
-  return {
+  const resolved: ResolvedSpec = {
     algorithm,
     params: params.data as Record<string, unknown>,
     task,
@@ -173,4 +195,6 @@ export function resolveSpec(request: TrainRequest, dataset: DatasetColumns, purp
     ...(request.beta !== undefined ? { beta: request.beta } : {}),
     ...(request.decision_threshold !== undefined ? { decisionThreshold: request.decision_threshold } : {}),
   };
+  if (limits) checkMemoryBudget(resolved, dataset, limits.jobMemoryMb);
+  return resolved;
 }

@@ -114,7 +114,7 @@ describe("readCsv refuses", () => {
     throwsDataError(() => readCsv("a,b,a\n1,2,3\n"), "header", '"a" twice', "columns 1 and 3");
     throwsDataError(() => readCsv("a,,c\n1,2,3\n"), "header", "column 2");
     throwsDataError(() => readCsv("a, \n1,2\n"), "header", "column 2");
-    throwsDataError(() => readCsv("__proto__\n1\n"), "header", "__proto__");
+    throwsDataError(() => readCsv("__proto__\n1\n"), "header.__proto__", "__proto__");
   });
 
   test("broken quoting", () => {

@@ -30,14 +30,15 @@ export type BinarizeSpec = z.infer<typeof binarizeSpec>;
 export type BinarizeFitted = z.infer<typeof binarizeFitted>;
 
 function resolve<C extends { readonly name: string; readonly type: "numeric" | "categorical" }>(columns: readonly C[], spec: BinarizeSpec): BinarizeFitted {
-  const chosen = pickColumns(columns, spec.columns, ["numeric"], STEP).map((c) => c.name);
+  const chosen = new Set(pickColumns(columns, spec.columns, ["numeric"], STEP).map((c) => c.name));
+  const byName = new Map(columns.map((c) => [c.name, c]));
   for (const name of Object.keys(spec.thresholds)) {
-    const c = columns.find((col) => col.name === name);
+    const c = byName.get(name);
     if (!c) throw new DataError(`${STEP}: thresholds names "${name}", which is not a column`, `thresholds.${name}`);
     if (c.type !== "numeric") throw new DataError(`${STEP}: column "${name}" is categorical; binarize takes numeric columns`, `thresholds.${name}`);
-    if (!chosen.includes(name)) chosen.push(name);
+    chosen.add(name);
   }
-  const order = columns.map((c) => c.name).filter((name) => chosen.includes(name));
+  const order = columns.map((c) => c.name).filter((name) => chosen.has(name));
   return { columns: order, thresholds: Float64Array.from(order, (name) => (Object.hasOwn(spec.thresholds, name) ? spec.thresholds[name] : spec.threshold)) };
 }
 

@@ -39,14 +39,15 @@ interface Typed {
 }
 
 function chosenColumns<C extends Typed>(columns: readonly C[], spec: OrdinalSpec): C[] {
-  const chosen = pickColumns(columns, spec.columns, ["categorical"], STEP);
+  const chosen = new Set(pickColumns(columns, spec.columns, ["categorical"], STEP));
+  const byName = new Map(columns.map((c) => [c.name, c]));
   for (const name of Object.keys(spec.categories)) {
-    const c = columns.find((col) => col.name === name);
+    const c = byName.get(name);
     if (!c) throw new DataError(`${STEP}: categories names "${name}", which is not a column`, `categories.${name}`);
     if (c.type !== "categorical") throw new DataError(`${STEP}: column "${name}" is numeric; ordinal encodes categorical columns`, `categories.${name}`);
-    if (!chosen.includes(c)) chosen.push(c);
+    chosen.add(c);
   }
-  return columns.filter((c) => chosen.includes(c));
+  return columns.filter((c) => chosen.has(c));
 }
 
 function checkOrder(name: string, present: readonly string[], explicit: readonly string[]): void {

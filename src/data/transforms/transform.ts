@@ -62,17 +62,35 @@ export function pickColumns<C extends { readonly name: string; readonly type: Co
   step: string,
 ): C[] {
   if (named === undefined) return columns.filter((c) => accepted.includes(c.type));
+  // One map, not a scan per name: a request may name tens of thousands of columns of a table as wide.
+  const byName = new Map(columns.map((c) => [c.name, c]));
   return named.map((name, i) => {
-    const c = columns.find((col) => col.name === name);
+    const c = byName.get(name);
     if (!c) throw new DataError(`${step}: there is no column "${name}"`, `columns[${i}]`);
     if (!accepted.includes(c.type)) throw new DataError(`${step}: column "${name}" is ${c.type}, and this step takes ${accepted.join(" or ")} columns`, `columns[${i}]`);
     return c;
   });
 }
 
+/** Frames never change their column list, so one name index per list serves every lookup of a step's apply. */
+const columnIndexes = new WeakMap<readonly Column[], Map<string, Column>>();
+const SCAN_BELOW = 32;
+
+function columnNamed(frame: Frame, name: string): Column | undefined {
+  // A scan per fitted column would make applying a step to a wide frame quadratic (predict runs it on the request thread).
+  if (frame.columns.length < SCAN_BELOW) return frame.columns.find((col) => col.name === name);
+  let index = columnIndexes.get(frame.columns);
+  if (!index) {
+    index = new Map();
+    for (const c of frame.columns) if (!index.has(c.name)) index.set(c.name, c);
+    columnIndexes.set(frame.columns, index);
+  }
+  return index.get(name);
+}
+
 /** The column a fitted step expects, checked against the frame it is applied to. */
 export function expectColumn(frame: Frame, name: string, type: ColumnType, step: string): Column {
-  const c = frame.columns.find((col) => col.name === name);
+  const c = columnNamed(frame, name);
   if (!c) throw new DataError(`${step}: the data has no column "${name}", which the step was fitted on`, name);
   if (c.type !== type) throw new DataError(`${step}: column "${name}" is ${c.type}, but the step was fitted on a ${type} column`, name);
   return c;

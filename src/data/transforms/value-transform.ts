@@ -34,7 +34,13 @@ export const valueTransformSpec = z
     /** box_cox / yeo_johnson: z-score the transformed values (PowerTransformer's standardize). */
     standardize: z.boolean().default(true),
     /** discretize: how many bins (quantile may end with fewer, when edges coincide). */
-    n_bins: z.number().int().min(2).max(10_000).default(5),
+    n_bins: z
+      .number()
+      .int()
+      .min(2)
+      .max(10_000)
+      .default(5)
+      .describe("discretize: how many bins (quantile may end with fewer, when edges coincide). At most 10,000: each column keeps its bin edges, and more bins than that is no longer a discretisation."),
     strategy: z.enum(["uniform", "quantile"]).default("quantile"),
   })
   .strict();

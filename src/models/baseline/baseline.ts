@@ -7,13 +7,21 @@ import { z } from "zod";
 import type { Frame } from "../../data/frame.js";
 import type { Algorithm, Prediction, TrainingSet } from "../contract.js";
 import { UnusableInputError } from "../contract.js";
-import { f64 } from "../state-schemas.js";
+import { checkClasses, checkFinite, checkLength, f64, structural } from "../state-schemas.js";
 
 const params = z.object({}).strict();
 export type BaselineParams = z.infer<typeof params>;
 
 const state = z.discriminatedUnion("task", [
-  z.object({ task: z.literal("classification"), classes: z.array(z.string()).min(1), priors: f64 }).strict(),
+  z
+    .object({ task: z.literal("classification"), classes: z.array(z.string()).min(1), priors: f64 })
+    .strict()
+    .superRefine(
+      structural((s, report) => {
+        if (!checkClasses(s.classes, report) || !checkLength(s.priors, s.classes.length, "priors", report, "classes") || !checkFinite(s.priors, "priors", report)) return;
+        if (s.priors.some((p) => p < 0)) report("priors must not be negative", ["priors"]);
+      }),
+    ),
   z.object({ task: z.literal("regression"), mean: z.number() }).strict(),
 ]);
 export type BaselineState = z.infer<typeof state>;

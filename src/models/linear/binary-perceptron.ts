@@ -11,18 +11,19 @@ import type { Frame } from "../../data/frame.js";
 import { shuffleInPlace } from "../../data/random.js";
 import { UnusableInputError, throwIfAborted } from "../contract.js";
 import type { BinaryLearner } from "../multiclass/binary-learner.js";
-import { f64 } from "../state-schemas.js";
+import { checkClasses, checkFinite, checkLength, f64, structural } from "../state-schemas.js";
 import { classificationTarget } from "./classification.js";
 import { fittedColumns, moments, numericDesign } from "./design.js";
-import { diagnosticsSchema } from "./linear-state.js";
+import { checkFeatures, diagnosticsSchema } from "./linear-state.js";
+import { maxIterParam } from "./params.js";
 
 const NAME = "perceptron";
 
 export const binaryPerceptronParamsShape = {
   /** Learning rate η. */
   eta0: z.number().positive().default(1),
-  /** Epochs (passes over the rows). */
-  max_iter: z.number().int().positive().default(1000),
+  /** Epochs (passes over the rows), at most MAX_ITER. */
+  max_iter: maxIterParam(1000),
   /** Visit the rows in a new seeded order every epoch. */
   shuffle: z.boolean().default(true),
   /** Learn the threshold θ; false fixes θ = 0. */
@@ -40,7 +41,15 @@ export const binaryPerceptronState = z
     feature_std: f64,
     diagnostics: diagnosticsSchema,
   })
-  .strict();
+  .strict()
+  .superRefine(
+    structural((s, report) => {
+      const p = s.features.length;
+      if (!checkFeatures(s.features, report) || !checkClasses(s.classes, report, 2)) return;
+      if (s.classes.length !== 2) return report(`a binary perceptron has exactly two classes, not ${s.classes.length}`, ["classes"]);
+      if (checkLength(s.coef, p, "coef", report, "features") && checkLength(s.feature_std, p, "feature_std", report, "features")) checkFinite(s.coef, "coef", report);
+    }),
+  );
 export type BinaryPerceptronState = z.infer<typeof binaryPerceptronState>;
 
 /** wᵀx − θ per row: ≥ 0 predicts classes[1]. */

@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { Algorithm } from "../contract.js";
 import { fitElasticNet } from "./elastic-net-fit.js";
 import { explainRegressor } from "./explain.js";
+import { maxIterParam, tolParam } from "./params.js";
 import { regressorStateSchema, type RegressorState } from "./linear-state.js";
 import { predictRegressor } from "./regressor-predict.js";
 
@@ -16,8 +17,10 @@ export const elasticNetParams = z
     alpha: z.number().nonnegative().default(1),
     l1_ratio: z.number().min(0).max(1).default(0.5),
     fit_intercept: z.boolean().default(true),
-    max_iter: z.number().int().positive().default(1000),
-    tol: z.number().positive().default(1e-4),
+    /** Coordinate-descent sweeps. */
+    max_iter: maxIterParam(1000),
+    /** Converged when the duality gap is at most tol·‖y‖² (scikit-learn's criterion). */
+    tol: tolParam(1e-4),
     selection: z.enum(["cyclic", "random"]).default("cyclic"),
   })
   .strict();

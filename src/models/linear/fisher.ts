@@ -1,9 +1,13 @@
 /**
- * The generalised eigenproblem behind LDA, S_b v = λ S_w v, solved by whitening:
- * S_w = V D Vᵀ (ml-matrix EVD), W = V_r D_r^{−1/2} over the directions whose
- * variance is above tol relative to the largest (a singular S_w — constant or
- * collinear features — loses those directions instead of being inverted), then
- * the eigenvectors U of Wᵀ S_b W give v = W U with vᵀ S_w v = 1.
+ * The generalised eigenproblem behind LDA, S_b v = λ S_w v, solved by whitening
+ * as scikit-learn's svd solver does: each feature is first divided by its scale s_a
+ * (by default √S_w[a,a]), C = D⁻¹ S_w D⁻¹ = V Λ Vᵀ (ml-matrix EVD), and only the
+ * directions with √λ > tol are kept, W = D⁻¹ V_r Λ_r^{−1/2} (a singular S_w —
+ * constant or collinear features — loses those directions instead of being
+ * inverted); the eigenvectors U of Wᵀ S_b W then give v = W U with vᵀ S_w v = 1.
+ * The cut is taken after standardising because a relative cut on the raw S_w
+ * drops real directions whenever feature scales differ by more than 1/tol
+ * (breast cancer: areas ~10³, fractal dimensions ~10⁻³).
  */
 import { EigenvalueDecomposition, Matrix } from "ml-matrix";
 
@@ -23,15 +27,20 @@ export function symmetricEigen(a: Float64Array, p: number): { values: number[]; 
   return { values: evd.realEigenvalues, vectors: evd.eigenvectorMatrix };
 }
 
-export function generalizedEigen(within: Float64Array, between: Float64Array, p: number, maxComponents: number, tol: number): GeneralizedEigen {
-  const { values: d, vectors: v } = symmetricEigen(within, p);
-  const dMax = d.reduce((a, b) => Math.max(a, b), 0);
-  const kept = d.map((x, i) => ({ x, i })).filter(({ x }) => dMax > 0 && x > 0 && Math.sqrt(x / dMax) > tol);
+export function generalizedEigen(within: Float64Array, between: Float64Array, p: number, maxComponents: number, tol: number, scale?: Float64Array): GeneralizedEigen {
+  const s = Float64Array.from({ length: p }, (_, a) => {
+    const v = scale ? scale[a] : Math.sqrt(within[a * p + a]);
+    return v > 0 && Number.isFinite(v) ? v : 1;
+  });
+  const standardized = new Float64Array(p * p);
+  for (let a = 0; a < p; a++) for (let b = 0; b < p; b++) standardized[a * p + b] = within[a * p + b] / (s[a] * s[b]);
+  const { values: d, vectors: v } = symmetricEigen(standardized, p);
+  const kept = d.map((x, i) => ({ x, i })).filter(({ x }) => x > 0 && Math.sqrt(x) > tol);
   const r = kept.length;
   const w = new Float64Array(p * r);
   kept.forEach(({ x, i }, c) => {
     const f = 1 / Math.sqrt(x);
-    for (let a = 0; a < p; a++) w[a * r + c] = v.get(a, i) * f;
+    for (let a = 0; a < p; a++) w[a * r + c] = (v.get(a, i) * f) / s[a];
   });
   const withinPinv = new Float64Array(p * p);
   for (let a = 0; a < p; a++) {

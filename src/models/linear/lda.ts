@@ -5,8 +5,10 @@
  * Classifier (scikit-learn's solver "svd"): Gaussian classes sharing the pooled
  * within-class covariance Σ = S_w/(n − K) (optionally shrunk towards tr(Σ)/p·I),
  * δ_k(x) = (μ_k − x̄)ᵀΣ⁺(x − x̄) − ½(μ_k − x̄)ᵀΣ⁺(μ_k − x̄) + log π_k,
- * probabilities by softmax over δ. Σ⁺ is taken on the directions Σ actually
- * spans, so constant or collinear features do not break the fit.
+ * probabilities by softmax over δ — the same rule as scikit-learn's
+ * LinearDiscriminantAnalysis(solver="svd"). Σ⁺ is taken on the directions Σ
+ * actually spans after standardising each feature, so constant or collinear
+ * features do not break the fit and feature scales do not decide what is kept.
  *
  * Projection (ldaTransform): (x − x̄)·V with V the generalised eigenvectors of
  * S_b = Σ_k nπ_k(μ_k − x̄)(μ_k − x̄)ᵀ against Σ, scaled so that the projected
@@ -19,13 +21,14 @@
 import { z } from "zod";
 import type { Frame } from "../../data/frame.js";
 import { UnusableInputError, type Algorithm, type Prediction } from "../contract.js";
-import { f64 } from "../state-schemas.js";
+import { MAX_FEATURE_COUNT } from "../limits.js";
+import { checkFinite, checkLength, f64, structural } from "../state-schemas.js";
 import { predictClassifier } from "./classifier-predict.js";
 import { classificationTarget } from "./classification.js";
 import { fittedColumns, moments, numericDesign } from "./design.js";
 import { explainClassifier } from "./explain.js";
 import { classStatistics, fisherDiscriminant, generalizedEigen } from "./fisher.js";
-import { diagnosticsSchema } from "./linear-state.js";
+import { checkClassifierShape, diagnosticsSchema } from "./linear-state.js";
 
 const NAME = "lda";
 
@@ -35,9 +38,12 @@ export const ldaParams = z
     priors: z.record(z.string(), z.number().positive()).nullable().default(null),
     /** Shrinkage λ ∈ [0, 1] of the covariance towards a scaled identity; null for none. */
     shrinkage: z.number().min(0).max(1).nullable().default(null),
-    /** Projection dimensions kept by transform; null keeps min(K − 1, features). */
-    n_components: z.number().int().positive().nullable().default(null),
-    /** Relative standard deviation below which a direction of the covariance counts as absent. */
+    /** Projection dimensions kept by transform; null keeps min(K − 1, features). At most MAX_FEATURE_COUNT: transform clips it to min(K − 1, features) anyway. */
+    n_components: z.number().int().positive().max(MAX_FEATURE_COUNT).nullable().default(null).describe(`Projection dimensions kept by transform (at most ${MAX_FEATURE_COUNT}); null keeps min(K − 1, features)`),
+    /**
+     * A direction of the covariance counts as absent when its standard deviation, after each feature is
+     * divided by its within-class standard deviation, is at most tol (scikit-learn's svd solver's tol).
+     */
     tol: z.number().positive().default(1e-4),
   })
   .strict();
@@ -63,7 +69,27 @@ export const ldaStateSchema = z
     feature_std: f64,
     diagnostics: diagnosticsSchema,
   })
-  .strict();
+  .strict()
+  .superRefine(
+    structural((s, report) => {
+      if (!checkClassifierShape(s, report)) return;
+      const K = s.classes.length;
+      const p = s.features.length;
+      const m = s.n_components;
+      if (m > Math.min(K - 1, p)) return report(`n_components ${m} is above min(classes − 1, features) = ${Math.min(K - 1, p)}`, ["n_components"]);
+      const shapes: [string, Float64Array, number, string][] = [
+        ["priors", s.priors, K, "classes"],
+        ["means", s.means, K * p, "classes × features"],
+        ["xbar", s.xbar, p, "features"],
+        ["scalings", s.scalings, p * m, "features × n_components"],
+        ["explained_variance_ratio", s.explained_variance_ratio, m, "n_components"],
+        ["directions", s.directions, p * s.eigenvalues.length, "features × eigenvalues"],
+      ];
+      for (const [name, a, n, shape] of shapes) if (!checkLength(a, n, name, report, shape)) return;
+      if (s.eigenvalues.length > m) return report("more eigenvalues than components", ["eigenvalues"]);
+      for (const [name, a] of shapes) if (!checkFinite(a, name, report)) return;
+    }),
+  );
 export type LdaState = z.infer<typeof ldaStateSchema>;
 
 export function fitLda(X: Frame, y: Int32Array, classes: readonly string[], params: LdaParams): LdaState {
@@ -105,7 +131,9 @@ export function fitLda(X: Frame, y: Int32Array, classes: readonly string[], para
     for (let a = 0; a < p; a++) for (let b = 0; b < p; b++) between[a * p + b] += wk * centred[k * p + a] * centred[k * p + b];
   }
   const maxComponents = Math.min(K - 1, p, params.n_components ?? Infinity);
-  const g = generalizedEigen(cov, between, p, maxComponents, params.tol);
+  // scikit-learn's svd solver standardises by the within-class std (divided by n) before its tol cut.
+  const withinStd = Float64Array.from({ length: p }, (_, a) => Math.sqrt(stats.scatter[a * p + a] / n));
+  const g = generalizedEigen(cov, between, p, maxComponents, params.tol, withinStd);
   if (g.withinPinv.every((v) => v === 0)) throw new UnusableInputError(`${NAME}: every feature is constant within the classes`);
 
   const coef = new Float64Array(K * p);

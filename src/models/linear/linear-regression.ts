@@ -7,23 +7,16 @@ import { z } from "zod";
 import type { Algorithm } from "../contract.js";
 import { explainRegressor } from "./explain.js";
 import { regressorStateSchema, type RegressorState } from "./linear-state.js";
-import { gradientFields, solverEnum } from "./params.js";
+import { solverParams, type IterativeSettings } from "./params.js";
 import { closedForm, iterative } from "./regression-fit.js";
 import { predictRegressor } from "./regressor-predict.js";
 
 const NAME = "linear_regression";
 
-export const linearRegressionParams = z
-  .object({
-    fit_intercept: z.boolean().default(true),
-    solver: z.enum(["lstsq", ...solverEnum.options]).default("lstsq"),
-    max_iter: z.number().int().positive().default(1000),
-    /** Gradient tolerance (max |∂loss/∂θ| of ½·mean squared error) for the iterative solvers. */
-    tol: z.number().positive().default(1e-6),
-    ...gradientFields,
-  })
-  .strict();
-export type LinearRegressionParams = z.infer<typeof linearRegressionParams>;
+/** solver "lstsq" (the default) takes fit_intercept alone; the iterative solvers add their own options (params.ts). */
+export type LinearRegressionParams = { fit_intercept: boolean } & ({ solver: "lstsq" } | IterativeSettings);
+/** tol is on max |∂loss/∂θ| of ½·mean squared error. */
+export const linearRegressionParams = solverParams<LinearRegressionParams>({ fit_intercept: z.boolean().default(true) }, { max_iter: 1000, tol: 1e-6 }, "lstsq", { lstsq: {} });
 
 export const linearRegression: Algorithm<LinearRegressionParams, RegressorState> = {
   name: NAME,
@@ -35,7 +28,7 @@ export const linearRegression: Algorithm<LinearRegressionParams, RegressorState>
   accepts: { categorical: false, missing: false, weights: true },
   fit(train, params, ctx) {
     if (params.solver === "lstsq") return closedForm(train, NAME, 0, params.fit_intercept, "lstsq");
-    return iterative(train, NAME, 0, params.solver, params, ctx);
+    return iterative(train, NAME, 0, params, ctx);
   },
   predict: (state, X) => predictRegressor(state, X, NAME),
   explain: (state) => explainRegressor(state),

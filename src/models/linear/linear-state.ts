@@ -4,7 +4,7 @@
  * so predict is one dot product per output and needs nothing else.
  */
 import { z } from "zod";
-import { f64 } from "../state-schemas.js";
+import { checkClasses, checkFinite, checkLength, checkUnique, f64, structural, type Check } from "../state-schemas.js";
 
 /** How the fit ended; the service shows converged: false as a warning. */
 export const diagnosticsSchema = z
@@ -29,8 +29,42 @@ export const regressorStateSchema = z
     feature_std: f64,
     diagnostics: diagnosticsSchema,
   })
-  .strict();
+  .strict()
+  .superRefine(
+    structural((s, report) => {
+      const p = s.features.length;
+      if (checkFeatures(s.features, report) && checkLength(s.coef, p, "coef", report, "features") && checkLength(s.feature_std, p, "feature_std", report, "features")) checkFinite(s.coef, "coef", report);
+    }),
+  );
 export type RegressorState = z.infer<typeof regressorStateSchema>;
+
+/** Feature names of a linear state: unique (columns are looked up by name). */
+export function checkFeatures(features: readonly string[], report: Check): boolean {
+  return checkUnique(features, "feature", report, ["features"]);
+}
+
+/** Coefficient rows of a classifier: one for a binary model (scoring classes[1]), one per class for a multinomial one. */
+export function coefRows(kind: ClassifierKind | "ovr", classes: readonly string[]): number {
+  return kind === "binary" ? 1 : classes.length;
+}
+
+/** coef (rows × features), intercept (rows), feature_std (features), every coefficient finite. */
+export function checkClassifierShape(s: Pick<ClassifierState, "features" | "classes" | "coef" | "intercept" | "feature_std"> & { kind: ClassifierKind | "ovr" }, report: Check): boolean {
+  const p = s.features.length;
+  if (!checkFeatures(s.features, report) || !checkClasses(s.classes, report, 2)) return false;
+  if (s.kind === "binary" && s.classes.length !== 2) {
+    report(`a binary model has exactly two classes, not ${s.classes.length}`, ["classes"]);
+    return false;
+  }
+  const rows = coefRows(s.kind, s.classes);
+  return (
+    checkLength(s.coef, rows * p, "coef", report, `${rows} × ${p}`) &&
+    checkLength(s.intercept, rows, "intercept", report, `${rows}`) &&
+    checkLength(s.feature_std, p, "feature_std", report, "features") &&
+    checkFinite(s.coef, "coef", report) &&
+    checkFinite(s.intercept, "intercept", report)
+  );
+}
 
 /**
  * binary: one row of coef scoring classes[1] (probability by the logistic function);
@@ -40,7 +74,7 @@ export type RegressorState = z.infer<typeof regressorStateSchema>;
 export const classifierKind = z.enum(["binary", "multinomial"]);
 export type ClassifierKind = z.infer<typeof classifierKind>;
 
-export const classifierStateSchema = z
+export const classifierShape = z
   .object({
     features: z.array(z.string()),
     classes: z.array(z.string()),
@@ -52,6 +86,7 @@ export const classifierStateSchema = z
     diagnostics: diagnosticsSchema,
   })
   .strict();
+export const classifierStateSchema = classifierShape.superRefine(structural((s, report) => void checkClassifierShape(s, report)));
 export type ClassifierState = z.infer<typeof classifierStateSchema>;
 
 /** One summary for a model made of several fits (the multiclass wrapper's binary problems): the worst convergence, the mean loss. */

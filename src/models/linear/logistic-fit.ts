@@ -8,38 +8,32 @@
  * One-vs-rest is not here: it is the multiclass wrapper over the binary fit (logistic-ovr.ts).
  */
 import { UnusableInputError, type FitContext, type TrainingSet } from "../contract.js";
-import { minimize, type Method } from "../optim/minimize.js";
-import { classificationTarget, classWeights, rowWeights, type ClassWeight } from "./classification.js";
+import { minimize } from "../optim/minimize.js";
+import { classificationTarget, classWeights, rowWeights } from "./classification.js";
 import { checkWeights, numericDesign } from "./design.js";
 import type { ClassifierKind, ClassifierState } from "./linear-state.js";
 import { binaryLogisticLoss, multinomialLoss } from "./logistic-loss.js";
+import { hasL1, type PenalisedSettings } from "./logistic-params.js";
 import { checkDenseSolver, minimizeOptions } from "./params.js";
-import type { GradientParams } from "./regression-fit.js";
 import { penaltyWeights, standardize, unstandardize } from "./standardize.js";
 
-export interface LogisticSettings extends GradientParams {
-  penalty: "l2" | "l1" | "elasticnet" | "none";
-  C: number;
-  l1_ratio: number;
-  class_weight: ClassWeight;
-  solver: Method;
+export type LogisticSettings = PenalisedSettings & {
   /** auto: binary for two classes, multinomial above; multinomial: one softmax row per class even for two. */
   multi_class: "auto" | "multinomial";
-}
+};
 
 export function fitLogistic(train: TrainingSet, algorithm: string, settings: LogisticSettings, ctx: FitContext): ClassifierState {
   const design = numericDesign(train.X, algorithm);
   const { y, classes } = classificationTarget(train, algorithm);
   checkWeights(train.weights, design.n, algorithm);
-  const hasL1 = settings.penalty === "l1" || (settings.penalty === "elasticnet" && settings.l1_ratio > 0);
-  if (hasL1 && settings.solver !== "gd" && settings.solver !== "lbfgs") {
+  if (hasL1(settings) && settings.solver !== "gd" && settings.solver !== "lbfgs") {
     throw new UnusableInputError(`${algorithm}: penalty ${settings.penalty} needs solver "lbfgs" (OWL-QN) or "gd" (proximal), not ${settings.solver}`);
   }
   const K = classes.length;
   const kind: ClassifierKind = settings.multi_class === "auto" && K === 2 ? "binary" : "multinomial";
   const { n, p } = design;
   const s = standardize(design, train.weights, settings.fit_intercept, settings.normalize_features);
-  const options = minimizeOptions(settings.solver, settings, ctx);
+  const options = minimizeOptions(settings, ctx);
 
   const penalties = (total: number): { l2?: Float64Array; l1?: Float64Array } => {
     if (settings.penalty === "none") return {};

@@ -17,7 +17,8 @@ import { classificationTarget, classWeights, rowWeights } from "./classification
 import { predictClassifier } from "./classifier-predict.js";
 import { fittedColumns } from "./design.js";
 import { explainClassifier, type LinearExplanation } from "./explain.js";
-import { classifierStateSchema, combinedDiagnostics, diagnosticsSchema, type ClassifierState, type Diagnostics } from "./linear-state.js";
+import { structural } from "../state-schemas.js";
+import { checkClassifierShape, classifierShape, classifierStateSchema, combinedDiagnostics, diagnosticsSchema, type ClassifierState, type Diagnostics } from "./linear-state.js";
 import { fitLogistic } from "./logistic-fit.js";
 import { logisticRegressionParams, type LogisticRegressionParams } from "./logistic-params.js";
 import { linearScores, sigmoid } from "./scores.js";
@@ -61,7 +62,10 @@ export interface LogisticOvrState {
  * Artifacts saved before the wrapper kept OvR flat (K rows of coef, kind "ovr"): each
  * row is exactly class c's binary model, so they load as the wrapped state.
  */
-const legacyOvrStateSchema = classifierStateSchema.extend({ kind: z.literal("ovr") }).transform((flat): LogisticOvrState => {
+const legacyOvrStateSchema = classifierShape
+  .extend({ kind: z.literal("ovr") })
+  .superRefine(structural((s, report) => void checkClassifierShape(s, report)))
+  .transform((flat): LogisticOvrState => {
   const k = flat.classes.length;
   const p = flat.features.length;
   const models = flat.classes.map((name, c): ClassifierState => ({

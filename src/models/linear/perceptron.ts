@@ -8,6 +8,7 @@
 import { z } from "zod";
 import type { Algorithm } from "../contract.js";
 import { multiclassParamsShape } from "../multiclass/params.js";
+import { refuseInert } from "../optim/solver-options.js";
 import { fitMulticlass, multiclassStateSchema, predictMulticlass, type MulticlassState } from "../multiclass/wrapper.js";
 import { binaryPerceptron, binaryPerceptronParamsShape, binaryPerceptronState, explainBinaryPerceptron, type BinaryPerceptronState } from "./binary-perceptron.js";
 import { classificationTarget } from "./classification.js";
@@ -15,12 +16,23 @@ import { combinedDiagnostics, diagnosticsSchema, type Diagnostics } from "./line
 
 const NAME = "perceptron";
 
+const multiclassShape = multiclassParamsShape("ovr");
+const multiclassDefaults = z.object(multiclassShape).parse({});
+
+/** The ECOC options do nothing under ovr or ovo, nor code_size with the exhaustive code: a value other than the default is refused. */
 export const perceptronParams = z
   .object({
     ...binaryPerceptronParamsShape,
-    ...multiclassParamsShape("ovr"),
+    ...multiclassShape,
   })
-  .strict();
+  .strict()
+  .superRefine((p, ctx) => {
+    if (p.multiclass !== "ecoc") {
+      for (const key of ["code_matrix", "code_size", "decoding"] as const) refuseInert(ctx, p[key], multiclassDefaults[key], key, `unless multiclass is "ecoc"`);
+    } else if (p.code_matrix === "exhaustive") {
+      refuseInert(ctx, p.code_size, multiclassDefaults.code_size, "code_size", 'with code_matrix "exhaustive"');
+    }
+  });
 export type PerceptronParams = z.infer<typeof perceptronParams>;
 
 export const multiclassPerceptronState = z

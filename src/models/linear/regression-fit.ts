@@ -3,16 +3,15 @@
  * closed form by least squares, or any optimiser on standardised features.
  */
 import { UnusableInputError, type FitContext, type TrainingSet } from "../contract.js";
-import { minimize, type Method } from "../optim/minimize.js";
+import { minimize } from "../optim/minimize.js";
 import { checkWeights, moments, numericDesign, type Design } from "./design.js";
 import { leastSquares } from "./least-squares.js";
 import type { RegressorState } from "./linear-state.js";
-import { checkDenseSolver, minimizeOptions, type gradientFields } from "./params.js";
+import { checkDenseSolver, minimizeOptions, type IterativeSettings } from "./params.js";
 import { squaredLoss } from "./squared-loss.js";
 import { penaltyWeights, standardize, unstandardize } from "./standardize.js";
-import type { z } from "zod";
 
-export type GradientParams = { [K in keyof typeof gradientFields]: z.infer<(typeof gradientFields)[K]> } & { max_iter: number; tol: number; fit_intercept: boolean };
+export type GradientParams = IterativeSettings & { fit_intercept: boolean };
 
 export function regressionTarget(train: TrainingSet, algorithm: string): Float64Array {
   if (!train.target || train.target.task !== "regression") throw new UnusableInputError(`${algorithm} needs a numeric (regression) target`);
@@ -37,7 +36,8 @@ export function closedForm(train: TrainingSet, algorithm: string, alpha: number,
 }
 
 /** The same objective, scaled by 1/(2Σw), by an iterative optimiser. */
-export function iterative(train: TrainingSet, algorithm: string, alpha: number, method: Method, params: GradientParams, ctx: FitContext): RegressorState {
+export function iterative(train: TrainingSet, algorithm: string, alpha: number, params: GradientParams, ctx: FitContext): RegressorState {
+  const method = params.solver;
   const design: Design = numericDesign(train.X, algorithm);
   const y = regressionTarget(train, algorithm);
   checkWeights(train.weights, design.n, algorithm);
@@ -46,7 +46,7 @@ export function iterative(train: TrainingSet, algorithm: string, alpha: number, 
   const l2 = alpha > 0 ? penaltyWeights(alpha / s.total, s.scale, 2) : undefined;
   const objective = squaredLoss(s.z, y, design.n, design.p, { fitIntercept: params.fit_intercept, weights: train.weights, l2 });
   const x0 = new Float64Array(objective.size);
-  const result = minimize(objective, x0, minimizeOptions(method, params, ctx));
+  const result = minimize(objective, x0, minimizeOptions(params, ctx));
   const { coef, intercept } = unstandardize(result.x, 0, params.fit_intercept ? result.x[design.p] : 0, s.shift, s.scale);
   return {
     features: design.names,

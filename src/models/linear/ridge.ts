@@ -9,23 +9,20 @@ import { z } from "zod";
 import type { Algorithm } from "../contract.js";
 import { explainRegressor } from "./explain.js";
 import { regressorStateSchema, type RegressorState } from "./linear-state.js";
-import { gradientFields, solverEnum } from "./params.js";
+import { solverParams, type IterativeSettings } from "./params.js";
 import { closedForm, iterative } from "./regression-fit.js";
 import { predictRegressor } from "./regressor-predict.js";
 
 const NAME = "ridge";
 
-export const ridgeParams = z
-  .object({
-    alpha: z.number().nonnegative().default(1),
-    fit_intercept: z.boolean().default(true),
-    solver: z.enum(["cholesky", ...solverEnum.options]).default("cholesky"),
-    max_iter: z.number().int().positive().default(1000),
-    tol: z.number().positive().default(1e-6),
-    ...gradientFields,
-  })
-  .strict();
-export type RidgeParams = z.infer<typeof ridgeParams>;
+/** solver "cholesky" (the default) takes alpha and fit_intercept alone; the iterative solvers add their own options (params.ts). */
+export type RidgeParams = { alpha: number; fit_intercept: boolean } & ({ solver: "cholesky" } | IterativeSettings);
+export const ridgeParams = solverParams<RidgeParams>(
+  { alpha: z.number().nonnegative().default(1), fit_intercept: z.boolean().default(true) },
+  { max_iter: 1000, tol: 1e-6 },
+  "cholesky",
+  { cholesky: {} },
+);
 
 export const ridge: Algorithm<RidgeParams, RegressorState> = {
   name: NAME,
@@ -37,7 +34,7 @@ export const ridge: Algorithm<RidgeParams, RegressorState> = {
   accepts: { categorical: false, missing: false, weights: true },
   fit(train, params, ctx) {
     if (params.solver === "cholesky") return closedForm(train, NAME, params.alpha, params.fit_intercept, "cholesky");
-    return iterative(train, NAME, params.alpha, params.solver, params, ctx);
+    return iterative(train, NAME, params.alpha, params, ctx);
   },
   predict: (state, X) => predictRegressor(state, X, NAME),
   explain: (state) => explainRegressor(state),

@@ -4,31 +4,18 @@
  * (with an optional L2 penalty). The multinomial case of logistic_regression,
  * kept with one score per class even for two classes.
  */
-import { z } from "zod";
 import type { Algorithm } from "../contract.js";
 import { predictClassifier } from "./classifier-predict.js";
 import { explainClassifier } from "./explain.js";
 import { classifierStateSchema, type ClassifierState } from "./linear-state.js";
 import { fitLogistic } from "./logistic-fit.js";
-import { classWeightParam } from "./logistic-regression.js";
-import { gradientFields, solverEnum } from "./params.js";
+import { penalisedParams, type PenalisedSettings } from "./logistic-params.js";
 
 const NAME = "softmax_regression";
 
-export const softmaxRegressionParams = z
-  .object({
-    penalty: z.enum(["l2", "l1", "elasticnet", "none"]).default("l2"),
-    C: z.number().positive().default(1),
-    l1_ratio: z.number().min(0).max(1).default(0.5),
-    fit_intercept: z.boolean().default(true),
-    class_weight: classWeightParam,
-    solver: solverEnum.default("lbfgs"),
-    max_iter: z.number().int().positive().default(100),
-    tol: z.number().positive().default(1e-4),
-    ...gradientFields,
-  })
-  .strict();
-export type SoftmaxRegressionParams = z.infer<typeof softmaxRegressionParams>;
+/** logistic_regression's penalty and solver options (logistic-params.ts), always multinomial. */
+export type SoftmaxRegressionParams = PenalisedSettings;
+export const softmaxRegressionParams = penalisedParams<SoftmaxRegressionParams>({});
 
 export const softmaxRegression: Algorithm<SoftmaxRegressionParams, ClassifierState> = {
   name: NAME,

@@ -8,6 +8,8 @@
  */
 import { z } from "zod";
 
+const MAX_CODE_SIZE = 20;
+
 export const STRATEGIES = ["ovr", "ovo", "ecoc"] as const;
 export type Strategy = (typeof STRATEGIES)[number];
 export type Decoding = "hamming" | "euclidean";
@@ -16,7 +18,14 @@ export function multiclassParamsShape(defaultStrategy: Strategy) {
   return {
     multiclass: z.enum(STRATEGIES).default(defaultStrategy),
     code_matrix: z.enum(["random", "exhaustive"]).default("random"),
-    code_size: z.number().positive().max(100).default(1.5),
+    code_size: z
+      .number()
+      .positive()
+      .max(MAX_CODE_SIZE)
+      .default(1.5)
+      .describe(
+        `ECOC random only: binary problems = max(⌈log₂ k⌉, ⌊code_size · k⌋) for k classes. At most ${MAX_CODE_SIZE}: codes longer than a few times the classes add no separation (Dietterich & Bakiri use 15–63 bits for ≤ 10 classes), only fits.`,
+      ),
     decoding: z.enum(["hamming", "euclidean"]).default("hamming"),
   };
 }

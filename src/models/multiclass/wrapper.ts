@@ -17,6 +17,7 @@ import { UnusableInputError, throwIfAborted, type FitContext, type Prediction, t
 import { binaryOutput, type BinaryLearner } from "./binary-learner.js";
 import { exhaustiveCode, oneVsOne, oneVsRest, randomCode, type CodeMatrix } from "./code-matrix.js";
 import { DECODERS } from "./decoders.js";
+import { checkClasses, structural } from "../state-schemas.js";
 import { STRATEGIES, type Decoding, type MulticlassOptions, type Strategy } from "./params.js";
 
 export interface MulticlassState<S> {
@@ -39,7 +40,17 @@ export function multiclassStateSchema<S>(model: z.ZodType<S>) {
       models: z.array(model).min(1),
     })
     .strict()
-    .refine((s) => s.code.length === s.classes.length * s.models.length, "code must be classes × models");
+    .superRefine(
+      structural((s, report) => {
+        const k = s.classes.length;
+        const m = s.models.length;
+        if (!checkClasses(s.classes, report, 2)) return;
+        if (s.code.length !== k * m) return report(`code has ${s.code.length} entries, classes × models is ${k * m}`, ["code"]);
+        const expected = k === 2 ? 1 : s.strategy === "ovr" ? k : s.strategy === "ovo" ? (k * (k - 1)) / 2 : m;
+        if (m !== expected) return report(`${s.strategy} over ${k} classes has ${expected} binary models, not ${m}`, ["models"]);
+        for (let i = 0; i < s.code.length; i++) if (s.code[i] < -1 || s.code[i] > 1) return report("code entries are −1, 0 or +1", ["code", i]);
+      }),
+    );
 }
 
 function codeFor(k: number, options: MulticlassOptions, rng: Rng): CodeMatrix {

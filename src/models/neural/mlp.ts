@@ -8,7 +8,7 @@ import { z } from "zod";
 import { selectColumns } from "../../data/frame.js";
 import { permutation, type Rng } from "../../data/random.js";
 import { UnusableInputError, type Algorithm, type FitContext, type Target, type TrainingSet } from "../contract.js";
-import { f64 } from "../state-schemas.js";
+import { checkClasses, checkFinite, checkLength, checkUnique, f64, structural } from "../state-schemas.js";
 import { numericFeatureNames, rowMajor } from "../design-matrix.js";
 import { layoutOf, Network, type NetworkSpec } from "./network.js";
 import type { LossName, OutputName } from "./output-layer.js";
@@ -37,7 +37,24 @@ export const mlpState = z
     run_scores: z.array(z.number()),
   })
   .strict()
-  .refine((s) => s.params.length === layoutOf(s.sizes).total, "params do not match the layer sizes");
+  .superRefine(
+    structural((s, report) => {
+      if (!checkUnique(s.features, "feature", report, ["features"])) return;
+      if (s.sizes[0] !== s.features.length) return report(`the input layer has ${s.sizes[0]} units for ${s.features.length} features`, ["sizes", 0]);
+      const units = s.sizes[s.sizes.length - 1];
+      if (s.task === "classification") {
+        if (s.classes === null) return report("a classifier needs its classes", ["classes"]);
+        if (!checkClasses(s.classes, report, 2)) return;
+        const expected = s.output === "sigmoid" && s.classes.length === 2 ? 1 : s.classes.length;
+        if (s.output === "identity" || units !== expected) return report(`the ${s.output} output layer has ${units} units for ${s.classes.length} classes`, ["sizes", s.sizes.length - 1]);
+      } else if (s.classes !== null || s.output !== "identity" || units !== 1) return report("a regression network has one identity output and no classes", ["sizes", s.sizes.length - 1]);
+      // The layer shapes chain (each weight matrix is previous × next units): their sum is the parameter count.
+      const total = layoutOf(s.sizes).total;
+      if (!checkLength(s.params, total, "params", report, `layers ${s.sizes.join("→")}`)) return;
+      if (!checkFinite(s.params, "params", report)) return;
+      if (!(s.y_std > 0)) report("y_std must be positive", ["y_std"]);
+    }),
+  );
 export type MlpState = z.infer<typeof mlpState>;
 
 function resolveHead(params: MlpParams, target: Target): { output: OutputName; loss: LossName; units: number } {

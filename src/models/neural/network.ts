@@ -100,40 +100,55 @@ export class Network {
 
   /**
    * Mean loss of B rows plus the L2 term ½·alpha·‖W‖²/B (scikit-learn's scaling),
-   * and its gradient written into grad (same layout as params).
+   * and its gradient written into grad (same layout as params). B may exceed the
+   * capacity (bp "accumulated" is the whole training set): the rows then go through
+   * in capacity-sized pieces whose gradients add up, so the buffers stay bounded.
    */
   lossAndGradient(params: Float64Array, X: Float64Array, Y: Float64Array, B: number, alpha: number, grad: Float64Array): number {
-    const { sizes, output, loss } = this.spec;
-    const L = this.L;
-    const P = this.forward(params, X, B);
-    const out = sizes[L];
-    const dL = this.deltas[L];
-    let value = 0;
-    for (let r = 0; r < B; r++) value += rowLoss(output, loss, P, Y, r * out, out, dL, 1 / B);
-    value /= B;
-
-    const act = ACTIVATIONS[this.spec.activation];
+    const { sizes } = this.spec;
+    const d = sizes[0];
+    const out = sizes[this.L];
     grad.fill(0);
-    for (let l = L; l >= 1; l--) {
-      const n = sizes[l - 1];
-      const m = sizes[l];
-      const wo = this.layout.weights[l - 1];
-      // ∂/∂W_l = a_{l−1}ᵀ δ_l ; ∂/∂b_l = Σ_rows δ_l   (eqs. 5.4–5.7 as gradients)
-      accumulateGradient(this.acts[l - 1], n, this.deltas[l], m, B, grad, wo, this.layout.biases[l - 1]);
-      if (l > 1) {
-        // δ_{l−1} = (δ_l W_lᵀ) ⊙ f'(a_{l−1})   (eq. 5.3)
-        backpropagate(this.deltas[l], m, params, wo, this.deltas[l - 1], n, B);
-        act.backprop(this.deltas[l - 1], this.acts[l - 1], B * n);
-      }
+    let value = 0;
+    for (let start = 0; start < B; start += this.capacity) {
+      const b = Math.min(this.capacity, B - start);
+      value += this.addGradient(params, X.subarray(start * d, (start + b) * d), Y.subarray(start * out, (start + b) * out), b, 1 / B, grad);
     }
+    value /= B;
     if (alpha > 0) {
       const c = alpha / B;
-      for (let l = 1; l <= L; l++) {
+      for (let l = 1; l <= this.L; l++) {
         const from = this.layout.weights[l - 1];
         const to = this.layout.biases[l - 1];
         for (let i = from; i < to; i++) grad[i] += c * params[i];
       }
       value += (0.5 * alpha * weightNorm2(params, this.spec, this.layout)) / B;
+    }
+    return value;
+  }
+
+  /** Adds `scale` × the data-loss gradient of b ≤ capacity rows to grad; returns their summed loss. */
+  private addGradient(params: Float64Array, X: Float64Array, Y: Float64Array, b: number, scale: number, grad: Float64Array): number {
+    const { sizes, output, loss } = this.spec;
+    const L = this.L;
+    const P = this.forward(params, X, b);
+    const out = sizes[L];
+    const dL = this.deltas[L];
+    let value = 0;
+    for (let r = 0; r < b; r++) value += rowLoss(output, loss, P, Y, r * out, out, dL, scale);
+
+    const act = ACTIVATIONS[this.spec.activation];
+    for (let l = L; l >= 1; l--) {
+      const n = sizes[l - 1];
+      const m = sizes[l];
+      const wo = this.layout.weights[l - 1];
+      // ∂/∂W_l = a_{l−1}ᵀ δ_l ; ∂/∂b_l = Σ_rows δ_l   (eqs. 5.4–5.7 as gradients)
+      accumulateGradient(this.acts[l - 1], n, this.deltas[l], m, b, grad, wo, this.layout.biases[l - 1]);
+      if (l > 1) {
+        // δ_{l−1} = (δ_l W_lᵀ) ⊙ f'(a_{l−1})   (eq. 5.3)
+        backpropagate(this.deltas[l], m, params, wo, this.deltas[l - 1], n, b);
+        act.backprop(this.deltas[l - 1], this.acts[l - 1], b * n);
+      }
     }
     return value;
   }

@@ -8,7 +8,7 @@ import { permutation, type Rng } from "../../data/random.js";
 import { UnusableInputError, throwIfAborted } from "../contract.js";
 import { createStepper } from "../optim/steppers.js";
 import { initialParams, Network, type NetworkSpec } from "./network.js";
-import type { MlpParams } from "./params.js";
+import { stepperOptions, type MlpParams } from "./params.js";
 
 export interface Rows {
   X: Float64Array;
@@ -29,6 +29,9 @@ export interface RunResult {
   epochs: number;
 }
 
+/** Rows the network holds at once; a larger batch goes through in pieces of this size. */
+export const CHUNK_ROWS = 1024;
+
 export function batchSizeFor(params: Pick<MlpParams, "bp" | "batch_size">, n: number): number {
   if (params.bp === "standard") return 1;
   if (params.bp === "accumulated") return n;
@@ -48,16 +51,11 @@ export function trainRun(
   const out = spec.sizes[spec.sizes.length - 1];
   const { n } = train;
   const B = batchSizeFor(params, n);
-  const net = new Network(spec, Math.max(B, Math.min(n, 1024), validation ? Math.min(validation.n, 1024) : 0));
+  // Activations and deltas are capacity × units per layer: bounded by CHUNK_ROWS, not by the rows or the batch.
+  const net = new Network(spec, Math.min(CHUNK_ROWS, Math.max(n, validation ? validation.n : 0)));
   const w = initialParams(spec, rng);
   const grad = new Float64Array(w.length);
-  const stepper = createStepper(params.solver, w.length, {
-    learningRate: params.learning_rate_init,
-    momentum: params.momentum,
-    beta1: params.beta_1,
-    beta2: params.beta_2,
-    epsilon: params.epsilon,
-  });
+  const stepper = createStepper(params.solver, w.length, stepperOptions(params));
   const Xb = new Float64Array(B * d);
   const Yb = new Float64Array(B * out);
   const order = new Int32Array(n);

@@ -17,7 +17,8 @@ import type { KernelSpec } from "./kernel.js";
 import { MB } from "./params.js";
 import { fitSigmoid, sigmoidProbability } from "./platt.js";
 import { solveSvc, type SmoSettings } from "./svc-problem.js";
-import { buildModel, decisionValues, kernelSpecSchema, supportVectorModelSchema } from "./support-vector-model.js";
+import { structural } from "../state-schemas.js";
+import { buildModel, checkSupportVectors, decisionValues, kernelSpecSchema, supportVectorModelObject } from "./support-vector-model.js";
 
 export const binarySvcParams = z
   .object({
@@ -32,14 +33,21 @@ export const binarySvcParams = z
   .strict();
 export type BinarySvcParams = z.infer<typeof binarySvcParams>;
 
-export const binarySvcState = supportVectorModelSchema
+export const binarySvcState = supportVectorModelObject
   .extend({
     /** Support vectors of class index 0 and class index 1. */
     n_support: z.tuple([z.number().int(), z.number().int()]),
     /** Platt's P(class 1 | f) = 1/(1 + exp(A f + B)); null without probability. */
     sigmoid: z.object({ A: z.number(), B: z.number() }).strict().nullable(),
   })
-  .strict();
+  .strict()
+  .superRefine(
+    structural((s, report) => {
+      if (!checkSupportVectors(s, report)) return;
+      const [a, b] = s.n_support;
+      if (a < 0 || b < 0 || a + b !== s.coef.length) report(`n_support ${a} + ${b} is not the ${s.coef.length} support vectors`, ["n_support"]);
+    }),
+  );
 export type BinarySvcState = z.infer<typeof binarySvcState>;
 
 const PROBABILITY_FOLDS = 5;

@@ -5,19 +5,20 @@
  * one dot product per row and explain can show them.
  */
 import { z } from "zod";
-import { f64 } from "../state-schemas.js";
+import { checkFinite, checkLength, f64, structural, type Check } from "../state-schemas.js";
 import { KernelFunction, type KernelSpec, squaredNorms } from "./kernel.js";
 
 export const kernelSpecSchema = z
   .object({
     kind: z.enum(["linear", "poly", "rbf", "sigmoid"]),
     gamma: z.number(),
-    degree: z.number().int(),
+    /** The same bound as the poly kernel's parameter. */
+    degree: z.number().int().min(1).max(20),
     coef0: z.number(),
   })
   .strict();
 
-export const supportVectorModelSchema = z
+export const supportVectorModelObject = z
   .object({
     kernel: kernelSpecSchema,
     n_features: z.number().int().nonnegative(),
@@ -29,6 +30,17 @@ export const supportVectorModelSchema = z
     weights: f64.nullable(),
   })
   .strict();
+
+/** n_sv (one coefficient each) × n_features support vectors, n_features primal weights, every number finite. */
+export function checkSupportVectors(m: z.infer<typeof supportVectorModelObject>, report: Check): boolean {
+  const nsv = m.coef.length;
+  const d = m.n_features;
+  if (!checkLength(m.support_vectors, nsv * d, "support_vectors", report, `${nsv} coefficients × ${d} features`)) return false;
+  if (m.weights !== null && !checkLength(m.weights, d, "weights", report, "n_features")) return false;
+  return checkFinite(m.coef, "coef", report) && checkFinite(m.support_vectors, "support_vectors", report) && (m.weights === null || checkFinite(m.weights, "weights", report));
+}
+
+export const supportVectorModelSchema = supportVectorModelObject.superRefine(structural(checkSupportVectors));
 
 export type SupportVectorModel = z.infer<typeof supportVectorModelSchema>;
 

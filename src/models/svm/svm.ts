@@ -6,6 +6,7 @@
  * class i's rows get C·w_i (times their sample weight), as libsvm's -wi does.
  */
 import { z } from "zod";
+import { checkUnique, structural } from "../state-schemas.js";
 import { selectColumns, type Frame } from "../../data/frame.js";
 import { UnusableInputError, type Algorithm, type FitContext, type TrainingSet } from "../contract.js";
 import { multiclassParamsShape } from "../multiclass/params.js";
@@ -35,7 +36,14 @@ export const svmState = z
     features: z.array(z.string()),
     model: multiclassStateSchema(binarySvcState),
   })
-  .strict();
+  .strict()
+  .superRefine(
+    structural((s, report) => {
+      if (!checkUnique(s.features, "feature", report, ["features"])) return;
+      const i = s.model.models.findIndex((m) => m.n_features !== s.features.length);
+      if (i >= 0) report(`binary model ${i} has ${s.model.models[i].n_features} features, the model ${s.features.length}`, ["model", "models", i, "n_features"]);
+    }),
+  );
 export type SvmState = { features: string[]; model: MulticlassState<BinarySvcState> };
 
 function classWeights(params: SvmParams, y: Int32Array, classes: readonly string[]): Float64Array {

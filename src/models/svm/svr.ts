@@ -3,6 +3,7 @@
  * cost, linearly, and the fit is a kernel expansion over the rows on or outside it.
  */
 import { z } from "zod";
+import { checkUnique, structural } from "../state-schemas.js";
 import { selectColumns } from "../../data/frame.js";
 import { UnusableInputError, type Algorithm, type FitContext, type TrainingSet } from "../contract.js";
 import { numericFeatureNames, rowMajor } from "../design-matrix.js";
@@ -20,7 +21,15 @@ export const svrParams = z
   .strict();
 export type SvrParams = z.infer<typeof svrParams>;
 
-export const svrState = z.object({ features: z.array(z.string()), model: supportVectorModelSchema }).strict();
+export const svrState = z
+  .object({ features: z.array(z.string()), model: supportVectorModelSchema })
+  .strict()
+  .superRefine(
+    structural((s, report) => {
+      if (!checkUnique(s.features, "feature", report, ["features"])) return;
+      if (s.model.n_features !== s.features.length) report(`the model has ${s.model.n_features} features, the state lists ${s.features.length}`, ["model", "n_features"]);
+    }),
+  );
 export type SvrState = { features: string[]; model: SupportVectorModel };
 
 function fit(train: TrainingSet, params: SvrParams, ctx: FitContext): SvrState {

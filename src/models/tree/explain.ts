@@ -14,11 +14,17 @@
  * - oblique splits name the linear combination in `feature` and give `weights`;
  * - `candidates` lists the attributes that could split the node (a constant
  *   attribute has no score and is left out), in column order.
+ *
+ * Output is bounded: at most `maxNodes` nodes (default 1,000, at most 10,000) and
+ * `maxDepth` levels are shown, chosen breadth-first so the top of the tree comes
+ * first and a node shows all of its children or none. A node whose children are
+ * left out says `truncated: true` and how many nodes it hides (`hidden_nodes`);
+ * text and dot mark it the same way. The whole tree is in the artifact.
  */
 import type { TreeState } from "./tree-state.js";
 import { CATEGORICAL, LEAF, OBLIQUE, THRESHOLD, valueWidth } from "./tree-state.js";
 import type { PruningPath } from "./prune.js";
-import { argmax, ccpPath } from "./prune.js";
+import { argmax, pruningPathOf } from "./prune.js";
 
 export type When = { equals: string } | { not_equals: string } | { in: string[] } | { lte: number } | { gt: number };
 
@@ -37,6 +43,28 @@ export interface ExplainNode {
     candidates: { feature: string; score: number; threshold?: number }[];
   };
   children: { when: When; fraction: number; node: ExplainNode }[];
+  /** Set when the children were left out to bound the output. */
+  truncated?: true;
+  hidden_nodes?: number;
+}
+
+export const EXPLAIN_DEFAULT_MAX_NODES = 1000;
+export const EXPLAIN_MAX_NODES = 10_000;
+
+export interface ExplainOptions {
+  format?: string;
+  /** Nodes shown, at most (default EXPLAIN_DEFAULT_MAX_NODES, capped at EXPLAIN_MAX_NODES). */
+  maxNodes?: number;
+  /** Levels below the root shown, at most (default: as many as maxNodes allows). */
+  maxDepth?: number;
+}
+
+/** Which nodes are shown: breadth-first from the root, all children of a node or none. */
+interface Shown {
+  readonly shown: Uint8Array;
+  readonly count: number;
+  /** Nodes below each node (its subtree minus itself). */
+  readonly below: Int32Array;
 }
 
 export interface TreeExplanation {
@@ -46,31 +74,71 @@ export interface TreeExplanation {
   node_count: number;
   depth: number;
   leaves: number;
+  /** Nodes in `tree` (node_count when nothing was left out). */
+  shown_nodes: number;
+  truncated: boolean;
 }
 
-export function explainTree(s: TreeState, options: { format?: string } = {}): TreeExplanation | string {
+export function explainTree(s: TreeState, options: ExplainOptions = {}): TreeExplanation | string {
   const format = options.format ?? "json";
-  if (format === "text") return toText(s);
-  if (format === "dot") return toDot(s);
+  const view = shownNodes(s, options);
+  if (format === "text") return toText(s, view);
+  if (format === "dot") return toDot(s, view);
   if (format !== "json") throw new Error(`unknown explain format ${format}`);
   let leaves = 0;
   for (let i = 0; i < s.kind.length; i++) if (s.kind[i] === LEAF) leaves++;
   return {
-    tree: treeJson(s),
+    tree: treeJson(s, view),
     feature_importances: featureImportances(s),
-    pruning_path: ccpPath(s),
+    pruning_path: pruningPathOf(s),
     node_count: s.kind.length,
     depth: depthOf(s),
     leaves,
+    shown_nodes: view.count,
+    truncated: view.count < s.kind.length,
   };
 }
 
+function shownNodes(s: TreeState, options: ExplainOptions): Shown {
+  const n = s.kind.length;
+  const maxNodes = Math.max(1, Math.min(EXPLAIN_MAX_NODES, Math.floor(options.maxNodes ?? EXPLAIN_DEFAULT_MAX_NODES)));
+  const maxDepth = options.maxDepth ?? Infinity;
+  const below = new Int32Array(n);
+  for (let i = n - 1; i >= 0; i--) {
+    if (s.kind[i] === LEAF) continue;
+    for (let c = 0; c < s.childCount[i]; c++) below[i] += 1 + below[s.childStart[i] + c];
+  }
+  const shown = new Uint8Array(n);
+  shown[0] = 1;
+  let count = 1;
+  const queue: [number, number][] = [[0, 0]];
+  for (let q = 0; q < queue.length; q++) {
+    const [i, depth] = queue[q];
+    if (s.kind[i] === LEAF || depth >= maxDepth || count + s.childCount[i] > maxNodes) continue;
+    for (let c = 0; c < s.childCount[i]; c++) {
+      shown[s.childStart[i] + c] = 1;
+      queue.push([s.childStart[i] + c, depth + 1]);
+    }
+    count += s.childCount[i];
+  }
+  return { shown, count, below };
+}
+
+/** A node whose children are not shown although it has some. */
+function cutOff(s: TreeState, view: Shown, i: number): boolean {
+  return s.kind[i] !== LEAF && view.shown[s.childStart[i]] === 0;
+}
+
 /** Built bottom-up (children have larger ids than their parent), so a deep tree cannot overflow the call stack. */
-function treeJson(s: TreeState): ExplainNode {
+function treeJson(s: TreeState, view: Shown): ExplainNode {
   const built: ExplainNode[] = new Array(s.kind.length);
   for (let i = s.kind.length - 1; i >= 0; i--) {
+    if (!view.shown[i]) continue;
     const node = nodeJson(s, i);
-    if (s.kind[i] !== LEAF) {
+    if (cutOff(s, view, i)) {
+      node.truncated = true;
+      node.hidden_nodes = view.below[i];
+    } else if (s.kind[i] !== LEAF) {
       const whens = conditions(s, i);
       for (let b = 0; b < s.childCount[i]; b++) {
         const child = s.childStart[i] + b;
@@ -199,9 +267,14 @@ function leafText(s: TreeState, i: number): string {
   return `${typeof p === "number" ? fmt(p) : p} (samples ${fmt(s.samples[i])})`;
 }
 
+function hiddenText(view: Shown, i: number): string {
+  return `… ${view.below[i]} more node(s) (explain with a larger max_nodes, or read the artifact)`;
+}
+
 /** Indented rules, one condition per line; a leaf's prediction follows its condition. */
-function toText(s: TreeState): string {
+function toText(s: TreeState, view: Shown): string {
   if (s.kind[0] === LEAF) return `${leafText(s, 0)}\n`;
+  if (cutOff(s, view, 0)) return `${hiddenText(view, 0)}\n`;
   const lines: string[] = [];
   // Depth-first with an explicit stack: [node, branch, indent]; children pushed last-first.
   const stack: [number, number, string][] = [];
@@ -214,6 +287,7 @@ function toText(s: TreeState): string {
     const child = s.childStart[i] + b;
     const cond = whenText(splitFeatureName(s, i), conditions(s, i)[b]);
     if (s.kind[child] === LEAF) lines.push(`${indent}${cond}: ${leafText(s, child)}`);
+    else if (cutOff(s, view, child)) lines.push(`${indent}${cond}`, `${indent}|   ${hiddenText(view, child)}`);
     else {
       lines.push(`${indent}${cond}`);
       pushChildren(child, `${indent}|   `);
@@ -226,10 +300,11 @@ function dotEscape(x: string): string {
   return x.replace(/\\/g, "\\\\").replace(/"/g, '\\"');
 }
 
-function toDot(s: TreeState): string {
+function toDot(s: TreeState, view: Shown): string {
   const lines = ["digraph tree {", '  node [shape=box, style="rounded", fontname="sans-serif"];', '  edge [fontname="sans-serif"];'];
   const W = valueWidth(s);
   for (let i = 0; i < s.kind.length; i++) {
+    if (!view.shown[i]) continue;
     const parts: string[] = [];
     if (s.kind[i] !== LEAF) parts.push(splitFeatureName(s, i), `${s.criterion} = ${fmt(s.score[i])}`);
     parts.push(`samples = ${fmt(s.samples[i])}`);
@@ -237,9 +312,12 @@ function toDot(s: TreeState): string {
     const p = predictionOf(s, i);
     parts.push(typeof p === "number" ? `value = ${fmt(p)}` : p);
     lines.push(`  n${i} [label="${dotEscape(parts.join("\n")).replace(/\n/g, "\\n")}"${s.kind[i] === LEAF ? "" : ", shape=ellipse"}];`);
+    if (cutOff(s, view, i)) {
+      lines.push(`  n${i}_hidden [label="… ${view.below[i]} more node(s)", shape=plaintext];`, `  n${i} -> n${i}_hidden [style=dashed];`);
+    }
   }
   for (let i = 0; i < s.kind.length; i++) {
-    if (s.kind[i] === LEAF) continue;
+    if (s.kind[i] === LEAF || !view.shown[i] || cutOff(s, view, i)) continue;
     const whens = conditions(s, i);
     for (let b = 0; b < s.childCount[i]; b++) {
       const w = whens[b];

@@ -12,8 +12,8 @@ import { treeAlgorithm } from "./preset.js";
 const params = z
   .object({
     criterion: z.enum(["gini_index", "info_gain"]).default("gini_index"),
-    max_iter: z.int().min(0).max(100).default(5).describe("OC1 coordinate passes per starting hyperplane."),
-    n_restarts: z.int().min(0).max(100).default(5).describe("Random directions (seeded) tried after the coordinate passes, to leave local minima."),
+    max_iter: z.int().min(0).max(100).default(5).describe("OC1 coordinate passes per starting hyperplane. At most 100: every pass re-sorts the node's rows once per feature."),
+    n_restarts: z.int().min(0).max(100).default(5).describe("Random directions (seeded) tried after the coordinate passes, to leave local minima. At most 100: each is one more sort of the node's rows."),
     ...stoppingParams,
     ...pruningParams,
   })

@@ -2,17 +2,27 @@
 import { z } from "zod";
 import type { EngineOptions } from "./engine-options.js";
 import { DEFAULT_ENGINE } from "./engine-options.js";
+import { MAX_FEATURE_COUNT } from "../limits.js";
+
+/** Deeper than this a tree is a chain of single-row splits; null already means "grow until pure". */
+export const MAX_TREE_DEPTH = 1000;
 
 export const stoppingParams = {
-  max_depth: z.int().min(1).nullable().default(null).describe("Deepest level a node may sit at (root = 0); null grows until the leaves are pure."),
+  max_depth: z
+    .int()
+    .min(1)
+    .max(MAX_TREE_DEPTH)
+    .nullable()
+    .default(null)
+    .describe(`Deepest level a node may sit at (root = 0); null grows until the leaves are pure. At most ${MAX_TREE_DEPTH}: deeper is a chain of single-row splits, which null already allows.`),
   min_samples_split: z.int().min(2).default(2).describe("Fewest rows a node needs to be split."),
   min_samples_leaf: z.int().min(1).default(1).describe("Fewest rows each side of a split must keep."),
   min_impurity_decrease: z.number().min(0).default(0).describe("A split must lower the weighted impurity, (node weight / total weight) × gain, by at least this."),
   max_features: z
-    .union([z.enum(["sqrt", "log2"]), z.int().min(1)])
+    .union([z.enum(["sqrt", "log2"]), z.int().min(1).max(MAX_FEATURE_COUNT)])
     .nullable()
     .default(null)
-    .describe("Features drawn at random (seeded) at each node; null considers all."),
+    .describe(`Features drawn at random (seeded) at each node; null considers all, as does a count above the number of features. At most ${MAX_FEATURE_COUNT.toLocaleString("en")} (the widest useful table).`),
   class_weight: z
     .union([z.literal("balanced"), z.record(z.string(), z.number().positive())])
     .nullable()

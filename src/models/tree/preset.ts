@@ -4,6 +4,7 @@ import type { Accepts, Algorithm, FitContext, Task, TrainingSet } from "../contr
 import type { EngineOptions } from "./engine-options.js";
 import { explainTree } from "./explain.js";
 import { fitTree } from "./grow.js";
+import { withPruningPath } from "./prune.js";
 import { predictTree } from "./predict.js";
 import type { TreeState } from "./tree-state.js";
 import { treeStateSchema } from "./tree-state.js";
@@ -26,7 +27,7 @@ export function treeAlgorithm<P>(preset: TreePreset<P>): Algorithm<P, TreeState>
     params: preset.params,
     state: treeStateSchema,
     accepts: preset.accepts,
-    fit: (train: TrainingSet, params: P, ctx: FitContext) => fitTree(train, preset.options(params, train), ctx),
+    fit: (train: TrainingSet, params: P, ctx: FitContext) => withPruningPath(fitTree(train, preset.options(params, train), ctx)),
     predict: predictTree,
     explain: (s, options) => explainTree(s, options),
   };

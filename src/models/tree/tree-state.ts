@@ -15,7 +15,7 @@
  *   went to this child: a row missing the tested value follows every branch with it.
  */
 import { z } from "zod";
-import { columnSchema, f64, i32, u8 } from "../state-schemas.js";
+import { columnSchema, f64, firstDuplicate, firstNonFinite, i32, MAX_CLASSES, structural, u8 } from "../state-schemas.js";
 
 export const LEAF = 0;
 export const THRESHOLD = 1;
@@ -51,15 +51,22 @@ const shape = z
     candFeature: i32,
     candScore: f64,
     candThreshold: f64,
+    /**
+     * The minimal cost-complexity pruning path (prune.ts), computed once at fit
+     * time for explain; absent in artifacts saved before it was kept, which
+     * explain then computes (cached per artifact).
+     */
+    ccpAlphas: f64.optional(),
+    ccpImpurities: f64.optional(),
   })
   .strict();
 
 export type TreeState = z.infer<typeof shape>;
 
-export const treeStateSchema = shape.superRefine((s, ctx) => {
+export const treeStateSchema = shape.superRefine(structural<TreeState>((s, report) => {
   const problem = checkStructure(s);
-  if (problem) ctx.addIssue({ code: "custom", message: `malformed tree: ${problem}` });
-});
+  if (problem) report(`malformed tree: ${problem.message}`, problem.path ?? [], problem.nonFinite);
+}));
 
 export function nodeCount(s: TreeState): number {
   return s.kind.length;
@@ -70,49 +77,105 @@ export function valueWidth(s: Pick<TreeState, "task" | "classes">): number {
   return s.task === "classification" ? s.classes.length : 1;
 }
 
-function checkStructure(s: TreeState): string | null {
+interface Problem {
+  message: string;
+  path?: (string | number)[];
+  nonFinite?: boolean;
+}
+
+/**
+ * A tree is a tree: every node but the root has exactly one parent, which comes
+ * before it. With children after their parent this also rules out cycles and
+ * unreachable nodes, so predict's walk (and a missing value's walk over every
+ * branch) visits each node at most once. Then every number predict reads is finite.
+ */
+function checkStructure(s: TreeState): Problem | null {
   const n = s.kind.length;
-  if (n === 0) return "no nodes";
-  if (s.task === "classification" && s.classes.length < 1) return "no classes";
-  if (s.task === "regression" && s.classes.length !== 0) return "regression tree with classes";
-  if (s.task === "regression" && (s.criterion !== "mse")) return "regression tree needs mse";
-  for (const a of [s.feature, s.threshold, s.childStart, s.childCount, s.mapOffset, s.branchFraction, s.samples, s.impurity, s.score]) {
-    if (a.length !== n) return "node arrays differ in length";
+  if (n === 0) return { message: "no nodes", path: ["kind"] };
+  if (s.task === "classification" && s.classes.length < 1) return { message: "no classes", path: ["classes"] };
+  if (s.classes.length > MAX_CLASSES) return { message: `${s.classes.length} classes; at most ${MAX_CLASSES} are supported`, path: ["classes"] };
+  if (firstDuplicate(s.classes) !== undefined) return { message: `class "${firstDuplicate(s.classes)}" appears twice`, path: ["classes"] };
+  if (firstDuplicate(s.features.map((f) => f.name)) !== undefined) return { message: "repeated feature name", path: ["features"] };
+  if (s.task === "regression" && s.classes.length !== 0) return { message: "regression tree with classes", path: ["classes"] };
+  if (s.task === "regression" && (s.criterion !== "mse")) return { message: "regression tree needs mse", path: ["criterion"] };
+  const nodeArrays = { feature: s.feature, threshold: s.threshold, childStart: s.childStart, childCount: s.childCount, mapOffset: s.mapOffset, branchFraction: s.branchFraction, samples: s.samples, impurity: s.impurity, score: s.score };
+  for (const [name, a] of Object.entries(nodeArrays)) {
+    if (a.length !== n) return { message: `${name} has ${a.length} entries for ${n} nodes`, path: [name] };
   }
-  if (s.value.length !== n * valueWidth(s)) return "value length";
-  if (s.candOffset.length !== n + 1 || s.candOffset[0] !== 0) return "candidate offsets";
+  if (s.value.length !== n * valueWidth(s)) return { message: `value has ${s.value.length} entries for ${n} nodes × ${valueWidth(s)}`, path: ["value"] };
+  if (s.candOffset.length !== n + 1 || s.candOffset[0] !== 0) return { message: "candidate offsets", path: ["candOffset"] };
   const nc = s.candFeature.length;
-  if (s.candScore.length !== nc || s.candThreshold.length !== nc || s.candOffset[n] !== nc) return "candidate arrays";
+  if (s.candScore.length !== nc || s.candThreshold.length !== nc || s.candOffset[n] !== nc) return { message: "candidate arrays", path: ["candFeature"] };
   const d = s.features.length;
-  if (s.featureScale.length !== d) return "feature scales";
+  if (s.featureScale.length !== d) return { message: "feature scales", path: ["featureScale"] };
+  const parents = new Uint8Array(n);
+  const allNumeric = s.features.every((f) => f.type === "numeric");
+  // Each split owns the next stretch of levelMap / obliqueWeights, in node order (as freeze lays them out):
+  // nodes cannot share a stretch, so checking and predicting cost the arrays' length, not nodes × levels.
+  let levelCursor = 0;
+  let weightCursor = 0;
   for (let i = 0; i < n; i++) {
-    if (s.candOffset[i + 1] < s.candOffset[i]) return "candidate offsets decrease";
+    if (s.candOffset[i + 1] < s.candOffset[i]) return { message: "candidate offsets decrease", path: ["candOffset", i + 1] };
     const k = s.kind[i];
     if (k === LEAF) continue;
-    if (k !== THRESHOLD && k !== CATEGORICAL && k !== OBLIQUE) return `node ${i} kind`;
+    if (k !== THRESHOLD && k !== CATEGORICAL && k !== OBLIQUE) return { message: `node ${i} kind`, path: ["kind", i] };
     const start = s.childStart[i];
     const count = s.childCount[i];
-    if (!(start > i) || count < 2 || start + count > n) return `node ${i} children`;
+    if (!(start > i) || count < 2 || start + count > n) return { message: `node ${i} children`, path: ["childStart", i] };
+    for (let c = start; c < start + count; c++) {
+      if (parents[c] !== 0) return { message: `node ${c} has two parents (a tree's nodes cannot share children)`, path: ["childStart", i] };
+      parents[c] = 1;
+    }
     if (k === OBLIQUE) {
-      if (s.mapOffset[i] < 0 || s.mapOffset[i] + d > s.obliqueWeights.length) return `node ${i} weights`;
-      for (const f of s.features) if (f.type !== "numeric") return "oblique split over a categorical feature";
+      if (s.mapOffset[i] !== weightCursor || weightCursor + d > s.obliqueWeights.length) return { message: `node ${i} weights`, path: ["mapOffset", i] };
+      if (!allNumeric) return { message: "oblique split over a categorical feature", path: ["kind", i] };
+      weightCursor += d;
       continue;
     }
     const f = s.feature[i];
-    if (f < 0 || f >= d) return `node ${i} feature`;
+    if (f < 0 || f >= d) return { message: `node ${i} feature`, path: ["feature", i] };
     const col = s.features[f];
     if (k === THRESHOLD) {
-      if (col.type !== "numeric" || count !== 2) return `node ${i} threshold split`;
+      if (col.type !== "numeric" || count !== 2) return { message: `node ${i} threshold split`, path: ["kind", i] };
       continue;
     }
-    if (col.type !== "categorical") return `node ${i} categorical split on a numeric feature`;
+    if (col.type !== "categorical") return { message: `node ${i} categorical split on a numeric feature`, path: ["kind", i] };
     const off = s.mapOffset[i];
-    if (off < 0 || off + col.levels.length > s.levelMap.length) return `node ${i} level map`;
+    if (off !== levelCursor || off + col.levels.length > s.levelMap.length) return { message: `node ${i} level map`, path: ["mapOffset", i] };
+    levelCursor += col.levels.length;
     for (let l = 0; l < col.levels.length; l++) {
       const b = s.levelMap[off + l];
-      if (b < -1 || b >= count) return `node ${i} level map entry`;
+      if (b < -1 || b >= count) return { message: `node ${i} level map entry`, path: ["levelMap", off + l] };
     }
   }
-  for (let c = 0; c < nc; c++) if (s.candFeature[c] < 0 || s.candFeature[c] >= d) return "candidate feature";
+  if (levelCursor !== s.levelMap.length) return { message: "levelMap has entries no split uses", path: ["levelMap"] };
+  if (weightCursor !== s.obliqueWeights.length) return { message: "obliqueWeights has entries no split uses", path: ["obliqueWeights"] };
+  for (let i = 1; i < n; i++) if (parents[i] === 0) return { message: `node ${i} has no parent (unreachable from the root)`, path: ["kind", i] };
+  for (let c = 0; c < nc; c++) if (s.candFeature[c] < 0 || s.candFeature[c] >= d) return { message: "candidate feature", path: ["candFeature", c] };
+  return checkNumbers(s);
+}
+
+/** Finite thresholds on the nodes that test one, finite non-negative weights, fractions in [0, 1]. */
+function checkNumbers(s: TreeState): Problem | null {
+  const nonFinite = (name: string, a: ArrayLike<number>, i: number): Problem => ({ message: `${name}[${i}] is ${a[i]}, not a finite number`, path: [name, i], nonFinite: true });
+  for (let i = 0; i < s.kind.length; i++) {
+    if ((s.kind[i] === THRESHOLD || s.kind[i] === OBLIQUE) && !Number.isFinite(s.threshold[i])) return nonFinite("threshold", s.threshold, i);
+    if (!Number.isFinite(s.samples[i])) return nonFinite("samples", s.samples, i);
+    if (!Number.isFinite(s.branchFraction[i])) return nonFinite("branchFraction", s.branchFraction, i);
+    if (s.samples[i] < 0) return { message: `samples[${i}] is negative`, path: ["samples", i] };
+    if (s.branchFraction[i] < 0 || s.branchFraction[i] > 1) return { message: `branchFraction[${i}] is outside [0, 1]`, path: ["branchFraction", i] };
+  }
+  for (const [name, a] of [["value", s.value], ["obliqueWeights", s.obliqueWeights], ["featureScale", s.featureScale]] as const) {
+    const i = firstNonFinite(a);
+    if (i >= 0) return nonFinite(name, a, i);
+  }
+  if (s.task === "classification") for (let i = 0; i < s.value.length; i++) if (s.value[i] < 0) return { message: `value[${i}] is a negative class weight`, path: ["value", i] };
+  if (s.ccpAlphas || s.ccpImpurities) {
+    const a = s.ccpAlphas;
+    const r = s.ccpImpurities;
+    if (!a || !r || a.length !== r.length || a.length < 1) return { message: "the pruning path needs as many impurities as alphas", path: ["ccpAlphas"] };
+    if (a.length > s.kind.length) return { message: "the pruning path is longer than the tree", path: ["ccpAlphas"] };
+    for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i]) || !Number.isFinite(r[i])) return nonFinite(Number.isFinite(a[i]) ? "ccpImpurities" : "ccpAlphas", Number.isFinite(a[i]) ? r : a, i);
+  }
   return null;
 }

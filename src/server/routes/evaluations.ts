@@ -11,7 +11,7 @@ import { z } from "zod";
 import { downsampleCurve } from "../../evaluation/curves/downsample.js";
 import type { EvaluationRecord } from "../../store/evaluations.js";
 import type { DatasetRecord } from "../../store/datasets.js";
-import { resolveSpec, SpecError } from "../../training/spec.js";
+import { resolveSpec, SpecError, type QueueLimits } from "../../training/spec.js";
 import { ApiError, checkJobCapacity, notFound } from "../errors.js";
 import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
 import { createEvaluationBody, curvePointsQuery, evaluationSchema, listEvaluationsQuery } from "../schemas/evaluations.js";
@@ -52,11 +52,11 @@ export function evaluationToWire(e: EvaluationRecord, curvePoints?: number) {
 }
 
 /** Shared with searches: resolve an algorithm spec for an evaluation, as a 422 on failure. */
-export function resolveEvaluationSpec(body: z.infer<typeof createEvaluationBody>, dataset: DatasetRecord, seed: number) {
+export function resolveEvaluationSpec(body: z.infer<typeof createEvaluationBody>, dataset: DatasetRecord, seed: number, limits?: QueueLimits) {
   try {
     const task = dataset.columns.find((c) => c.name === body.target)?.type === "numeric" ? "regression" : "classification";
     const validation = body.validation ?? { method: "kfold", k: 5, stratify: task === "classification" };
-    return resolveSpec({ ...body, algorithm: body.algorithm!, seed, validation }, dataset, "evaluate");
+    return resolveSpec({ ...body, algorithm: body.algorithm!, seed, validation }, dataset, "evaluate", limits);
   } catch (e) {
     if (e instanceof SpecError) throw new ApiError(e.code, e.message, [{ path: e.path, message: e.message }], 422);
     throw e;
@@ -121,7 +121,7 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
       }
       if (!body.algorithm) throw new ApiError("validation_failed", "give model_id (score a model) or algorithm (cross-validate a spec)", [{ path: "algorithm", message: "required without model_id" }]);
       const seed = body.seed ?? randomInt(0, 2 ** 31);
-      const spec = resolveEvaluationSpec(body, dataset, seed);
+      const spec = resolveEvaluationSpec(body, dataset, seed, { jobMemoryMb: app.services.config.jobMemoryMb });
       const record = store.evaluations.insert({
         dataset_id: dataset.id,
         algorithm: spec.algorithm.name,

@@ -1,24 +1,24 @@
 /**
  * /v1/models: a model is also its training job. Train (202 + Location), read,
- * list, cancel, delete; predict on the main thread from the artifact cache;
- * explain; export and import artifacts.
+ * list, cancel, delete; predict (./predict.ts); explain; export and import artifacts.
  */
 import { randomInt } from "node:crypto";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { encodeRows } from "../../data/rows.js";
-import type { Prediction } from "../../models/contract.js";
 import type { ModelRecord, TrainSpec } from "../../store/models.js";
 import { ArtifactError, loadArtifact, type FittedModel } from "../../training/artifact.js";
-import { describePipeline, predictPipeline } from "../../training/pipeline.js";
-import { applyThreshold, ThresholdError } from "../../training/scoring.js";
+import { describePipeline } from "../../training/pipeline.js";
 import { resolveSpec, SpecError } from "../../training/spec.js";
 import { ApiError, checkJobCapacity, notFound } from "../errors.js";
-import { fastBodyValidator, isWellFormedPredictBody } from "../fast-validation.js";
 import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
-import { createModelBody, explainQuery, listModelsQuery, modelSchema, predictBody, predictResponse } from "../schemas/models.js";
+import { createModelBody, explainQuery, listModelsQuery, modelSchema } from "../schemas/models.js";
 import { cursorSeq, page } from "./pagination.js";
+import { predictRoute } from "./predict.js";
+import { ExplanationCache } from "../explain-cache.js";
+
+/** Serialised explanations kept per app (by artifact sha256 and options). */
+const EXPLANATION_CACHE_BYTES = 32 * 1024 * 1024;
 
 export function modelToWire(m: ModelRecord) {
   const s = m.spec;
@@ -50,38 +50,6 @@ export function modelToWire(m: ModelRecord) {
   };
 }
 
-function predictionToWire(model: FittedModel, p: Prediction, withProbabilities: boolean) {
-  switch (p.task) {
-    case "classification": {
-      const classes = model.classes!;
-      const predictions = Array.from(p.labels, (k) => classes[k]);
-      if (!withProbabilities) return { predictions };
-      if (!p.proba) throw new ApiError("unusable_request", `${model.algorithm.name} gives no probabilities with these params`, [{ path: "probabilities", message: "not available" }]);
-      const k = classes.length;
-      const probabilities = predictions.map((_, i) => Object.fromEntries(classes.map((c, j) => [c, p.proba![i * k + j]])));
-      return { predictions, probabilities };
-    }
-    case "regression":
-      return { predictions: Array.from(p.values) };
-    case "clustering":
-      return { predictions: Array.from(p.labels) };
-    case "projection": {
-      const rows: number[][] = [];
-      for (let i = 0; i < p.values.length; i += p.dims) rows.push(Array.from(p.values.subarray(i, i + p.dims)));
-      return { projections: rows };
-    }
-  }
-}
-
-function moveThreshold(model: FittedModel, prediction: Prediction, threshold: number | "rescale"): Prediction {
-  try {
-    return applyThreshold(prediction, { classes: model.classes, positiveClass: model.positiveClass, decisionThreshold: threshold, trainingCounts: model.classCounts ?? undefined });
-  } catch (e) {
-    if (e instanceof ThresholdError || e instanceof RangeError) throw new ApiError("unusable_request", e.message, [{ path: "decision_threshold", message: e.message }]);
-    throw e;
-  }
-}
-
 export const modelRoutes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { store, jobs, models } = app.services;
@@ -94,6 +62,13 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
   const requireSucceeded = (m: ModelRecord) => {
     if (m.status !== "succeeded") throw new ApiError("wrong_state", `model ${m.id} is ${m.status}; only a succeeded model can do this`);
   };
+  /** The loaded artifact; a stored one that no longer loads throws ArtifactError, answered 409 by the error handler. */
+  const loadedModel = (m: ModelRecord): FittedModel => {
+    const model = m.artifact_sha256 ? models.get(m.id, m.artifact_sha256) : undefined;
+    if (!model) throw new ApiError("wrong_state", `model ${m.id} has no artifact`);
+    return model;
+  };
+  const explanations = new ExplanationCache(EXPLANATION_CACHE_BYTES);
 
   app.post(
     "/models",
@@ -113,7 +88,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
       const seed = body.seed ?? randomInt(0, 2 ** 31);
       let resolved;
       try {
-        resolved = resolveSpec({ ...body, seed }, dataset);
+        resolved = resolveSpec({ ...body, seed }, dataset, "train", { jobMemoryMb: app.services.config.jobMemoryMb });
       } catch (e) {
         if (e instanceof SpecError) throw new ApiError(e.code, e.message, [{ path: e.path, message: e.message }], 422);
         throw e;
@@ -180,38 +155,15 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
     },
   );
 
-  app.post(
-    "/models/:id/predict",
-    {
-      schema: {
-        tags: ["models"],
-        summary: "Predict for raw rows",
-        params: idParams,
-        body: predictBody,
-        response: { 200: predictResponse, 404: problemSchema, 409: problemSchema, ...errorResponses },
-      },
-      validatorCompiler: fastBodyValidator(predictBody, isWellFormedPredictBody) as never,
-    },
-    async (request) => {
-      const id = request.params.id;
-      const serving = models.servingState(id);
-      if (!serving) throw notFound("model", id);
-      if (serving.status !== "succeeded") throw new ApiError("wrong_state", `model ${id} is ${serving.status}; only a succeeded model can do this`);
-      const model = models.get(id, serving.sha256!);
-      if (!model) throw new ApiError("wrong_state", `model ${id} has no artifact`);
-      const X = encodeRows(request.body.rows, model.features);
-      let prediction = predictPipeline(model.algorithm, model.pipeline, X);
-      if (request.body.decision_threshold !== undefined) prediction = moveThreshold(model, prediction, request.body.decision_threshold);
-      return { model_id: id, ...predictionToWire(model, prediction, request.body.probabilities ?? false) };
-    },
-  );
+  await app.register(predictRoute);
 
   app.get(
     "/models/:id/explain",
     {
       schema: {
         tags: ["models"],
-        summary: "Family-specific explanation (trees: the tree; linear models: coefficients). format=text|dot for trees.",
+        summary:
+          "Family-specific explanation (trees: the tree; linear models: coefficients). format=text|dot for trees; a tree shows at most max_nodes nodes (default 1000, breadth-first), the rest marked truncated. 409 wrong_state when the stored artifact no longer loads.",
         params: idParams,
         querystring: explainQuery,
         response: { 200: z.union([z.record(z.string(), z.unknown()), z.string()]), 404: problemSchema, 409: problemSchema, ...errorResponses },
@@ -220,13 +172,22 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
     async (request, reply) => {
       const m = getModel(request.params.id);
       requireSucceeded(m);
-      const model = models.get(m.id, m.artifact_sha256!)!;
-      if (!model.algorithm.explain) throw new ApiError("unusable_request", `${model.algorithm.name} has no explanation`);
-      const format = request.query.format;
-      const explanation = model.algorithm.explain(model.pipeline.state, { format });
-      if (typeof explanation === "string") return reply.type(format === "dot" ? "text/vnd.graphviz; charset=utf-8" : "text/plain; charset=utf-8").send(explanation);
-      if (format !== "json") throw new ApiError("unusable_request", `${model.algorithm.name} explains itself only as json`, [{ path: "query.format", message: "unsupported format" }]);
-      return explanation as Record<string, unknown>;
+      const { format, max_nodes, max_depth } = request.query;
+      const key = `${m.artifact_sha256}:${format}:${max_nodes}:${max_depth ?? ""}`;
+      let explained = explanations.get(key);
+      if (!explained) {
+        const model = loadedModel(m);
+        if (!model.algorithm.explain) throw new ApiError("unusable_request", `${model.algorithm.name} has no explanation`);
+        const explanation = model.algorithm.explain(model.pipeline.state, { format, maxNodes: max_nodes, maxDepth: max_depth });
+        if (typeof explanation === "string") {
+          explained = { body: Buffer.from(explanation), contentType: format === "dot" ? "text/vnd.graphviz; charset=utf-8" : "text/plain; charset=utf-8" };
+        } else {
+          if (format !== "json") throw new ApiError("unusable_request", `${model.algorithm.name} explains itself only as json`, [{ path: "query.format", message: "unsupported format" }]);
+          explained = { body: Buffer.from(JSON.stringify(explanation)), contentType: "application/json; charset=utf-8" };
+        }
+        explanations.set(key, explained);
+      }
+      return reply.type(explained.contentType).send(explained.body as never);
     },
   );
 
@@ -235,7 +196,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
     {
       schema: {
         tags: ["models"],
-        summary: "The model artifact (JSON); POST it to /v1/models/import elsewhere",
+        summary: "The model artifact (JSON); POST it to /v1/models/import elsewhere. 409 wrong_state when the stored artifact no longer loads.",
         params: idParams,
         response: { 200: z.record(z.string(), z.unknown()), 404: problemSchema, 409: problemSchema },
       },
@@ -243,7 +204,10 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
     async (request, reply) => {
       const m = getModel(request.params.id);
       requireSucceeded(m);
-      const stored = store.models.getArtifact(m.id)!;
+      // An artifact that no longer loads is not handed out as if it were usable (409 from loadedModel).
+      loadedModel(m);
+      const stored = store.models.getArtifact(m.id);
+      if (!stored) throw new ApiError("wrong_state", `model ${m.id} has no artifact`);
       // Sent as stored, byte for byte, so its sha256 still matches.
       return reply.type("application/json").send(stored.artifact as never);
     },

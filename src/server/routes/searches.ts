@@ -130,7 +130,7 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
       }
       const specs = candidates.map((params, i) => {
         try {
-          return resolveEvaluationSpec({ ...body, params }, dataset, seed);
+          return resolveEvaluationSpec({ ...body, params }, dataset, seed, { jobMemoryMb: app.services.config.jobMemoryMb });
         } catch (e) {
           if (e instanceof ApiError && e.errors?.[0]?.path.startsWith("params")) {
             const field = body.method === "grid" ? "param_grid" : "param_distributions";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { HEAD_COLUMNS, HEAD_LEVELS } from "../../store/datasets.js";
 import { cellValue } from "./common.js";
 
 export const columnTypeSchema = z.enum(["numeric", "categorical"]);
@@ -7,7 +8,12 @@ export const columnSchema = z.object({
   name: z.string(),
   type: columnTypeSchema,
   missing_count: z.number().int(),
-  levels: z.array(z.string()).optional(),
+  levels: z
+    .array(z.string())
+    .max(HEAD_LEVELS)
+    .optional()
+    .describe("Categorical columns: the first 100 levels in level order; page the rest with GET /v1/datasets/{id}/levels?column=."),
+  level_count: z.number().int().optional().describe("Categorical columns: the number of levels."),
   summary: z
     .object({ min: z.number().nullable(), max: z.number().nullable(), mean: z.number().nullable(), std: z.number().nullable() })
     .optional(),
@@ -18,10 +24,29 @@ export const datasetSchema = z
     id: z.string(),
     name: z.string(),
     row_count: z.number().int(),
-    columns: z.array(columnSchema),
+    column_count: z.number().int().describe("Number of columns; `columns` describes at most the first 100."),
+    columns: z
+      .array(columnSchema)
+      .max(HEAD_COLUMNS)
+      .describe("The first 100 columns (all of them when there are no more); page the rest with GET /v1/datasets/{id}/columns?offset=100."),
     created_at: z.string(),
   })
   .meta({ id: "Dataset" });
+
+export const columnsQuery = z.object({
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+
+export const levelsQuery = z.object({
+  column: z.string().min(1).describe("A categorical column of the dataset"),
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+
+export const levelsPage = z.object({ items: z.array(z.string()), total: z.number().int().describe("Number of levels (0 for a numeric column)") });
+
+export const columnsPage = z.object({ items: z.array(columnSchema), total: z.number().int().describe("Number of columns") });
 
 export const createDatasetJson = z
   .object({

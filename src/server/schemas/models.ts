@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { cellValue, jobStatus, problemSchema } from "./common.js";
 import { listSteps } from "../../training/steps.js";
+import { EXPLAIN_DEFAULT_MAX_NODES, EXPLAIN_MAX_NODES } from "../../models/tree/explain.js";
 
 const metricsSchema = z.record(z.string(), z.number().nullable());
 
@@ -92,17 +93,39 @@ export const decisionThresholdSchema = z
 
 export const predictBody = z
   .object({
-    rows: z.array(z.record(z.string(), cellValue)).min(1).describe("Raw rows: an absent key or null is missing; an unseen category is treated as missing."),
+    rows: z
+      .array(z.record(z.string(), cellValue))
+      .min(1)
+      .describe("Raw rows: an absent key or null is missing; an unseen category is treated as missing. At most XIGUA_PREDICT_MAX_ROWS rows (default 100,000; more → 413)."),
     probabilities: z.boolean().optional(),
     decision_threshold: decisionThresholdSchema.optional(),
   })
   .strict();
 
+export type PredictBody = z.infer<typeof predictBody>;
+
+/** Sent pre-serialised (src/server/predict.ts): this schema documents the response; tests hold responses to it. */
 export const predictResponse = z.object({
   model_id: z.string(),
-  predictions: z.array(z.union([z.string(), z.number()])).optional(),
-  probabilities: z.array(z.record(z.string(), z.number())).optional(),
-  projections: z.array(z.array(z.number())).optional(),
+  predictions: z
+    .array(z.union([z.string(), z.number(), z.null()]))
+    .optional()
+    .describe("One per row: a class, a number (regression) or a cluster index; null where the output is not a finite number (see warnings)."),
+  probabilities: z
+    .array(z.record(z.string(), z.number().nullable()))
+    .optional()
+    .describe("With probabilities: true, one object per row in class order; null where not finite."),
+  projections: z.array(z.array(z.number().nullable())).optional(),
+  warnings: z
+    .array(z.string())
+    .optional()
+    .describe("Present when some output is not a finite number (an input too extreme for the model, e.g. 1e308, overflowed): those rows' outputs are null."),
 });
 
-export const explainQuery = z.object({ format: z.enum(["json", "text", "dot"]).default("json") });
+export const explainQuery = z.object({
+  format: z.enum(["json", "text", "dot"]).default("json"),
+  /** Trees: nodes shown at most, breadth-first from the root; the rest is marked truncated (the artifact has the whole tree). */
+  max_nodes: z.coerce.number().int().min(1).max(EXPLAIN_MAX_NODES).default(EXPLAIN_DEFAULT_MAX_NODES),
+  /** Trees: levels below the root shown at most. */
+  max_depth: z.coerce.number().int().min(0).max(10_000).optional(),
+});

@@ -28,17 +28,36 @@ import { symmetricEigenDescending } from "./pca.js";
 import type { TypedStep } from "./typed-step.js";
 
 const STEP = "mds";
+/** B is landmarks × landmarks and goes through a dense eigendecomposition: 2000² doubles is 32 MB per copy. */
+const MAX_LANDMARKS = 2000;
 
 export const mdsSpec = z
   .object({
     /** Default: every numeric column. */
     columns: z.array(z.string()).optional(),
-    n_components: z.number().int().min(1).default(2),
+    n_components: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_LANDMARKS - 1)
+      .default(2)
+      .describe(`Output coordinates; m landmarks give at most m − 1, so at most max_landmarks − 1 (≤ ${MAX_LANDMARKS - 1}).`),
     /** Training rows that carry the embedding (B is landmarks × landmarks). */
-    max_landmarks: z.number().int().min(2).max(2000).default(500),
+    max_landmarks: z
+      .number()
+      .int()
+      .min(2)
+      .max(MAX_LANDMARKS)
+      .default(500)
+      .describe(`Training rows that carry the embedding (drawn with the seed when there are more). At most ${MAX_LANDMARKS}: B is landmarks × landmarks and is eigendecomposed densely.`),
     prefix: z.string().min(1).default("mds"),
   })
-  .strict();
+  .strict()
+  // Checked here, before plan() names one output column per component.
+  .refine((s) => s.n_components < s.max_landmarks, {
+    message: "n_components must be below max_landmarks: m landmarks give at most m − 1 dimensions",
+    path: ["n_components"],
+  });
 
 export const mdsFitted = z
   .object({

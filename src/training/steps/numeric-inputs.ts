@@ -35,8 +35,9 @@ export function numericInputsOf(frame: Frame, names: readonly string[], step: st
 /** Output names `<prefix>1 … <prefix>d`, checked against the columns that stay. */
 export function outputNames(prefix: string, count: number, frameNames: readonly string[], inputs: readonly string[], step: string): string[] {
   const names = Array.from({ length: count }, (_, k) => `${prefix}${k + 1}`);
+  const replaced = new Set(inputs);
   checkNewNames(
-    frameNames.filter((n) => !inputs.includes(n)),
+    frameNames.filter((n) => !replaced.has(n)),
     names,
     step,
     "prefix",

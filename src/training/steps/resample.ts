@@ -19,7 +19,13 @@ export const resampleSpec = z
     /** Minority / majority class size after resampling, in (0, 1]; 1 balances the classes. */
     ratio: z.number().gt(0).max(1).default(1),
     /** smote: the k nearest same-class neighbours a synthetic row is drawn towards. */
-    k_neighbors: z.number().int().min(1).default(5),
+    k_neighbors: z
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .default(5)
+      .describe("smote: the k nearest same-class neighbours a synthetic row is drawn towards. At most 100: every row keeps k neighbours, and interpolating towards more than a handful only blurs the class."),
   })
   .strict();
 

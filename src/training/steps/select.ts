@@ -20,6 +20,7 @@ import { FILTER_FEATURE_TYPES, scoreColumns, type ScoreTarget } from "../../data
 import { byColumn, pickColumns, type PlannedColumn } from "../../data/transforms/transform.js";
 import type { ColumnType } from "../../data/frame.js";
 import type { Target } from "../../models/contract.js";
+import { MAX_FEATURE_COUNT } from "../../models/limits.js";
 import { getAlgorithm } from "../../models/registry.js";
 import { f64, i32 } from "../../models/state-schemas.js";
 import { featureScores } from "../../models/tree/feature-scores.js";
@@ -29,6 +30,7 @@ import { recursiveFeatureElimination } from "./rfe.js";
 import type { StepIssue, TypedStep, TypedStepContext } from "./typed-step.js";
 
 const STEP = "select";
+const MAX_RELIEF_PROBES = 100_000;
 
 const FILTERS = ["variance", "pearson", "mutual_info", "info_gain", "chi2", "relief"] as const;
 const METHODS = [...FILTERS, "rfe", "lvw", "l1"] as const;
@@ -51,22 +53,55 @@ export const selectSpec = z
     columns: z.array(z.string()).optional(),
     method: z.enum(METHODS).default("variance"),
     /** How many features to keep. */
-    k: z.number().int().min(1).nullable().default(null),
+    k: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_FEATURE_COUNT)
+      .nullable()
+      .default(null)
+      .describe(`How many features to keep. At most ${MAX_FEATURE_COUNT.toLocaleString("en")} (and never above the candidates).`),
     /** How good a feature must be: its score must exceed this. */
     threshold: z.number().nullable().default(null),
     /** mutual_info (default 3) and relief (default 10): neighbours of the k-NN estimators. */
-    n_neighbors: z.number().int().min(1).nullable().default(null),
+    n_neighbors: z
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .nullable()
+      .default(null)
+      .describe("mutual_info (default 3) and relief (default 10): neighbours of the k-NN estimators. At most 100: each estimate keeps that many nearest rows per row, and the estimators are meant for a handful."),
     /** relief: probe rows (default every row, or 1000 drawn with the seed when there are more). */
-    sample_size: z.number().int().min(1).nullable().default(null),
+    sample_size: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_RELIEF_PROBES)
+      .nullable()
+      .default(null)
+      .describe(`relief: probe rows (default every row, or 1000 drawn with the seed when there are more). At most ${MAX_RELIEF_PROBES.toLocaleString("en")}: each probe searches every row for its neighbours.`),
     /** rfe / lvw (default cart); l1 (default lasso or logistic_regression by target). */
     estimator: z.string().min(1).nullable().default(null),
     estimator_params: z.record(z.string(), z.unknown()).default({}),
     /** rfe: features dropped per round. */
-    step_size: z.number().int().min(1).default(1),
+    step_size: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_FEATURE_COUNT)
+      .default(1)
+      .describe(`rfe: features dropped per round. At most ${MAX_FEATURE_COUNT.toLocaleString("en")} (the widest useful table).`),
     /** lvw: cross-validation folds per subset. */
-    cv: z.number().int().min(2).max(20).default(5),
+    cv: z.number().int().min(2).max(20).default(5).describe("lvw: cross-validation folds per subset. At most 20: every subset is fitted once per fold."),
     /** lvw: draws in a row without improvement before it stops. */
-    max_tries: z.number().int().min(1).max(10_000).default(50),
+    max_tries: z
+      .number()
+      .int()
+      .min(1)
+      .max(10_000)
+      .default(50)
+      .describe("lvw: draws in a row without improvement before it stops (at most 10 · max_tries subsets in all). At most 10,000: each draw is cv fits."),
   })
   .strict()
   .superRefine((s, ctx) => {
@@ -93,7 +128,13 @@ export const selectFitted = z
     subsets_tried: z.number().int().nullable(),
   })
   .strict()
-  .refine((f) => f.scores.length === f.candidates.length && f.selected.every((s) => f.candidates.includes(s)), { message: "selected features must be candidates" });
+  .refine(
+    (f) => {
+      const candidates = new Set(f.candidates);
+      return f.scores.length === f.candidates.length && f.selected.every((s) => candidates.has(s));
+    },
+    { message: "selected features must be candidates" },
+  );
 
 export type SelectSpec = z.infer<typeof selectSpec>;
 export type SelectFitted = z.infer<typeof selectFitted>;

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { lda, ldaTransform } from "../../../src/models/linear/lda.js";
 import { fisherDiscriminant } from "../../../src/models/linear/fisher.js";
 import { accuracy, assertClose, classificationSet, ctx, fixture, frame, roundTrip } from "./helpers.js";
+import { realData } from "../tree/fixtures.js";
 
 // SEEDS.md, seed 004's worked example.
 const seedRows = [[4, 2], [2, 4], [2, 3], [3, 6], [4, 4], [9, 10], [6, 8], [9, 5], [8, 7], [10, 8]];
@@ -116,5 +117,35 @@ describe("lda options and contract", () => {
     assert.deepEqual(Object.keys(e.coefficients), ["setosa", "versicolor", "virginica"]);
     assert.equal(e.projection.directions.length, 2);
     assert.ok(e.projection.eigenvalues[0] > e.projection.eigenvalues[1]);
+  });
+});
+
+interface BreastCancerLda {
+  sklearn: string;
+  classes: string[];
+  test_rows: number[];
+  proba: number[][];
+  predictions: string[];
+  accuracy: number;
+}
+
+// 30 strongly correlated features on scales from 1e-3 to 1e3: a relative cut on the raw
+// covariance's eigenvalues dropped real directions here (issue 10, item 11).
+describe("against scikit-learn LinearDiscriminantAnalysis(solver='svd') on breast cancer", () => {
+  const data = fixture<BreastCancerLda>("breast_cancer_lda.json");
+  const { train, testX, testTarget } = realData("breast-cancer");
+  test("the fixture's held-out rows are realData's (ascending test_rows of breast-cancer.meta.json)", () => {
+    assert.equal(testX.rowCount, data.test_rows.length);
+    assert.equal(testTarget.task, "classification");
+    if (testTarget.task === "classification") assert.deepEqual(testTarget.classes, data.classes);
+  });
+  test("probabilities to 1e-6 and every label on the 143 held-out rows", () => {
+    const state = lda.fit(train, lda.params.parse({}), ctx());
+    const p = lda.predict(state, testX);
+    assert.equal(p.task, "classification");
+    if (p.task !== "classification") return;
+    assertClose(p.proba!, data.proba.flat(), 0, 1e-6, "proba");
+    assert.deepEqual([...p.labels].map((k) => state.classes[k]), data.predictions);
+    assert.ok(data.accuracy > 0.94, `${data.sklearn} accuracy ${data.accuracy}`);
   });
 });

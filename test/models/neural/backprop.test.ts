@@ -106,3 +106,22 @@ describe("gradient = numerical gradient", () => {
     });
   }
 });
+
+describe("a batch larger than the network's capacity", () => {
+  test("goes through in pieces whose summed gradient is the whole batch's (bp accumulated on many rows stays in bounded buffers)", () => {
+    const spec: NetworkSpec = { sizes: [3, 6, 4, 3], activation: "tanh", output: "softmax", loss: "cross_entropy" };
+    const rng = createRng(5);
+    const params = initialParams(spec, rng);
+    const B = 50;
+    const X = Float64Array.from({ length: B * 3 }, () => rng.normal());
+    const Y = new Float64Array(B * 3);
+    for (let r = 0; r < B; r++) Y[r * 3 + (r % 3)] = 1;
+    const whole = new Float64Array(params.length);
+    const pieces = new Float64Array(params.length);
+    const a = new Network(spec, B).lossAndGradient(params, X, Y, B, 0.2, whole);
+    const b = new Network(spec, 7).lossAndGradient(params, X, Y, B, 0.2, pieces);
+    assert.ok(Math.abs(a - b) < 1e-12, `${a} vs ${b}`);
+    for (let k = 0; k < params.length; k++) assert.ok(Math.abs(whole[k] - pieces[k]) < 1e-12, `param ${k}: ${whole[k]} vs ${pieces[k]}`);
+    assert.ok(whole.some((g) => Math.abs(g) > 1e-3), "a gradient worth comparing");
+  });
+});

@@ -15,7 +15,7 @@ const LEARNING_RATES = {
   accumulated: { sgd: 0.5, momentum: 0.5, adam: 0.05 },
   minibatch: { sgd: 0.1, momentum: 0.1, adam: 0.01 },
 } as const;
-const quick = { hidden_layer_sizes: [8], learning_rate_init: 0.01, max_iter: 60, batch_size: 16 };
+const quick = { hidden_layer_sizes: [8], learning_rate_init: 0.01, max_iter: 60, batch_size: 16 } as const;
 
 describe("mlp training modes", () => {
   for (const bp of ["standard", "accumulated", "minibatch"] as const) {
@@ -25,7 +25,10 @@ describe("mlp training modes", () => {
         // updates with momentum (step ≈ η/(1 − μ)) a smaller one.
         const lr = LEARNING_RATES[bp][solver];
         const epochs = bp === "accumulated" ? 300 : bp === "standard" ? 40 : 100;
-        const state = mlp.fit(s.train, mlpParams.parse({ ...quick, bp, solver, learning_rate_init: lr, max_iter: epochs, activation: "tanh" }), context());
+        // batch_size only means something to bp "minibatch" (given elsewhere, it is refused).
+        const { batch_size, ...rest } = quick;
+        const batch = bp === "minibatch" ? { batch_size } : {};
+        const state = mlp.fit(s.train, mlpParams.parse({ ...rest, ...batch, bp, solver, learning_rate_init: lr, max_iter: epochs, activation: "tanh" }), context());
         const curve = state.loss_curve;
         assert.ok(curve.at(-1)! < 0.5 * curve[0], `${curve[0]} → ${curve.at(-1)}`);
         const acc = accuracy(labelsOf(mlp.predict(state, s.testX)), s.testY);

@@ -1,0 +1,8 @@
+/**
+ * Bounds shared by parameter schemas whose value counts columns (features to
+ * consider, keep or drop, components to produce). Such a count never needs to
+ * exceed the widest table the service can hold usefully: XIGUA_MAX_CELLS
+ * (default 50M cells) over the fewest rows worth learning from (~500) is 100,000
+ * columns. Larger values are refused by the schema before anything is sized by them.
+ */
+export const MAX_FEATURE_COUNT = 100_000;

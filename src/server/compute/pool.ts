@@ -1,0 +1,78 @@
+/**
+ * The compute pool: request-scoped work that is O(data) — large predict batches,
+ * feature scores — awaited by the request on threads of its own. It is a
+ * separate piscina from the training pool, so a request never queues behind an
+ * hour-long fit and fits never take its threads. The queue is bounded: past it a
+ * request gets 503 + Retry-After instead of waiting without end.
+ */
+import { Piscina } from "piscina";
+import { ApiError } from "../errors.js";
+import type { CacheLimits } from "../model-cache.js";
+import type { PredictBody } from "../schemas/models.js";
+import type { FeatureScoresTask, WireScore } from "./feature-scores.js";
+import { unwrap, type Outcome } from "./problem.js";
+import type { ComputeTask, ComputeWorkerData } from "./worker.js";
+
+export interface ComputePoolOptions {
+  dbPath: string;
+  threads: number;
+  /** Old-generation heap limit per thread, MiB. */
+  maxHeapMb: number;
+  /** Each thread's own model cache. */
+  cache: CacheLimits;
+  /** Tasks waiting for a thread before new ones are refused. */
+  maxQueue?: number;
+}
+
+// The compiled worker in production, the TypeScript source under tsx (tests, dev).
+const workerFile = new URL(`./worker${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url).href;
+
+export class ComputePool {
+  private readonly piscina: Piscina;
+
+  constructor(options: ComputePoolOptions) {
+    this.piscina = new Piscina({
+      filename: workerFile,
+      minThreads: 0,
+      maxThreads: options.threads,
+      // Warm threads keep their SQLite connection and model cache between requests.
+      idleTimeout: 60_000,
+      maxQueue: options.maxQueue ?? 64,
+      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
+      workerData: { dbPath: options.dbPath, cache: options.cache } satisfies ComputeWorkerData,
+    });
+    // A thread that fails outside a task must not take the process with it; tasks see their own rejections.
+    this.piscina.on("error", () => {});
+  }
+
+  private async run(task: ComputeTask, transferList?: ArrayBuffer[]): Promise<unknown> {
+    try {
+      return await this.piscina.run(task, transferList ? { transferList } : undefined);
+    } catch (e) {
+      if ((e as Error).message === "Task queue is at limit") throw new ApiError("unavailable", "the compute pool is busy; try again shortly");
+      throw e;
+    }
+  }
+
+  /** An unparsed body (its blocks are moved to the thread, not copied) or a parsed one → the 200 response's JSON bytes. */
+  async predict(modelId: string, sha256: string, maxRows: number, input: { blocks: Uint8Array<ArrayBuffer>[] } | { body: PredictBody }): Promise<Buffer> {
+    const base = { kind: "predict", modelId, sha256, maxRows } as const;
+    const task: ComputeTask = "blocks" in input ? { ...base, blocks: input.blocks } : { ...base, body: input.body };
+    const transferList = "blocks" in input ? input.blocks.map((b) => b.buffer) : undefined;
+    const result = await this.run(task, transferList);
+    if (ArrayBuffer.isView(result)) return Buffer.from(result.buffer, result.byteOffset, result.byteLength);
+    return unwrap(result as Outcome<never>);
+  }
+
+  async featureScores(datasetId: string, task: FeatureScoresTask): Promise<WireScore[]> {
+    return unwrap((await this.run({ kind: "feature-scores", datasetId, ...task })) as Outcome<WireScore[]>);
+  }
+
+  get threadCount(): number {
+    return this.piscina.threads.length;
+  }
+
+  async destroy(): Promise<void> {
+    await this.piscina.destroy();
+  }
+}

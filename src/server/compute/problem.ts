@@ -1,0 +1,30 @@
+/**
+ * Errors cross the thread boundary as plain data: structured clone keeps an
+ * Error's message but drops its class and fields, so a compute task returns the
+ * problem it would have thrown and the request thread throws it again.
+ */
+import { DataError, DataTooLargeError } from "../../data/errors.js";
+import { ApiError, type ErrorCode, type FieldError } from "../errors.js";
+
+export interface Problem {
+  code: ErrorCode;
+  status: number;
+  detail: string;
+  errors?: FieldError[];
+}
+
+export type Outcome<T> = { ok: true; value: T } | { ok: false; problem: Problem };
+
+/** The client-facing problem of an error, as the error handler would make it; anything else is rethrown (a 500 with nothing leaked). */
+export function problemOf(e: unknown): Problem {
+  if (e instanceof ApiError) return { code: e.code, status: e.status, detail: e.detail, errors: e.errors };
+  if (e instanceof DataTooLargeError) return { code: "payload_too_large", status: 413, detail: e.message };
+  if (e instanceof DataError) return { code: "invalid_data", status: 422, detail: e.message, errors: e.path ? [{ path: e.path, message: e.message }] : undefined };
+  throw e;
+}
+
+export function unwrap<T>(outcome: Outcome<T>): T {
+  if (outcome.ok) return outcome.value;
+  const { code, detail, errors, status } = outcome.problem;
+  throw new ApiError(code, detail, errors, status);
+}

@@ -1,0 +1,76 @@
+/**
+ * A compute-pool thread: request-scoped work that is O(data) and so must not run
+ * on the request thread. It opens its own read-only SQLite connection and keeps
+ * its own model cache; the request thread has already checked that the model or
+ * dataset exists, and passes the sha256 it saw, so a model replaced in between is
+ * refused rather than served stale.
+ *
+ *   request thread                         compute thread
+ *   ──────────────                         ──────────────
+ *   body blocks (transferred) ──────────▶  JSON.parse, row cap, validate
+ *                                           load artifact (cached by id + sha256)
+ *   send bytes as JSON     ◀── transferred  predict, serialise
+ */
+import { move, workerData } from "piscina";
+import { openDatabase, type Db } from "../../store/database.js";
+import { DatasetRepository } from "../../store/datasets.js";
+import { EvaluationRepository } from "../../store/evaluations.js";
+import { ModelRepository } from "../../store/models.js";
+import { ApiError } from "../errors.js";
+import { ModelCache, type CacheLimits } from "../model-cache.js";
+import { parsePredictBody, predictJson, servingModel } from "../predict.js";
+import type { PredictBody } from "../schemas/models.js";
+import { scoreFeatures, type FeatureScoresTask, type WireScore } from "./feature-scores.js";
+import { problemOf, type Outcome } from "./problem.js";
+
+export interface ComputeWorkerData {
+  dbPath: string;
+  cache: CacheLimits;
+}
+
+export type ComputeTask =
+  /** `blocks`: an unparsed body; `body`: one already parsed and validated on the request thread. */
+  | { kind: "predict"; modelId: string; sha256: string; maxRows: number; blocks?: Uint8Array[]; body?: PredictBody }
+  | ({ kind: "feature-scores"; datasetId: string } & FeatureScoresTask);
+
+const { dbPath, cache: limits } = workerData as ComputeWorkerData;
+let db: Db | undefined;
+let models: ModelCache | undefined;
+
+function connection(): Db {
+  if (!db || !db.open) {
+    db = openDatabase(dbPath, { readonly: true });
+    models = new ModelCache(new ModelRepository(db, new EvaluationRepository(db)), limits);
+  }
+  return db;
+}
+
+function predict(task: Extract<ComputeTask, { kind: "predict" }>): string {
+  connection();
+  const body = task.body ?? parsePredictBody(task.blocks!, task.maxRows);
+  const model = servingModel(models!, task.modelId, task.sha256);
+  return predictJson(task.modelId, model, body);
+}
+
+function featureScores(task: Extract<ComputeTask, { kind: "feature-scores" }>): WireScore[] {
+  const frame = new DatasetRepository(connection()).loadFrame(task.datasetId);
+  if (!frame) throw new ApiError("not_found", `dataset ${task.datasetId} does not exist`);
+  return scoreFeatures(frame, task);
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * A predict answers with the response's bytes, moved to the request thread rather
+ * than copied (a 100k-row response is tens of MB); TextEncoder gives them their own
+ * ArrayBuffer, never a slice of Node's shared Buffer pool. Anything else, and every
+ * failure, answers with an Outcome.
+ */
+export default function runComputeTask(task: ComputeTask): Uint8Array | Outcome<unknown> {
+  try {
+    if (task.kind === "predict") return move(utf8.encode(predict(task))) as Uint8Array;
+    return { ok: true, value: featureScores(task) };
+  } catch (e) {
+    return { ok: false, problem: problemOf(e) };
+  }
+}
