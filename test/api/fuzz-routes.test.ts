@@ -10,6 +10,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { fixture, testApp, uploadCsv, waitFor, type TestApp } from "../helpers/app.js";
 import { FuzzHarness } from "../helpers/fuzz-harness.js";
@@ -181,5 +182,28 @@ test("CSV uploads: random text and query parameters", async () => {
       await fuzz.send({ method: "POST", url: `/v1/datasets${queryString({ name: "f", ...q })}`, raw: csv, contentType: "text/csv" }, "/v1/datasets");
     }),
     { numRuns: 60, seed: 21 },
+  );
+});
+
+test("every route with a body: random content types, encodings and compressed or mislabelled bytes", async () => {
+  const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).filter(([, op]) => op.requestBody).map(([method]) => ({ path, method })));
+  const encoders: Record<string, (b: Buffer) => Buffer> = { gzip: gzipSync, br: brotliCompressSync, deflate: deflateSync, identity: (b) => b };
+  const request = fc.record({
+    operation: fc.constantFrom(...operations),
+    contentType: fc.constantFrom("application/json", "application/json; charset=utf-8", "application/json; charset=latin1", "text/csv", "text/plain", "application/octet-stream", "application/x-www-form-urlencoded", "", "*/*", "application/problem+json"),
+    declared: fc.constantFrom("gzip", "br", "deflate", "identity", "gzip, gzip", "x-unknown", "GZIP", ""),
+    applied: fc.constantFrom("gzip", "br", "deflate", "identity"),
+    truncate: fc.boolean(),
+  });
+  await fc.assert(
+    fc.asyncProperty(request, async ({ operation, contentType, declared, applied, truncate }) => {
+      const base = validBodies()[operation.path] ?? {};
+      let bytes = encoders[applied](Buffer.from(JSON.stringify(base)));
+      if (truncate) bytes = bytes.subarray(0, Math.floor(bytes.length / 2));
+      const url = operation.path.replace("{id}", ids[kindOf(operation.path)] ?? "none");
+      const headers = declared ? { "content-encoding": declared } : undefined;
+      await fuzz.send({ method: operation.method.toUpperCase(), url, raw: bytes, contentType, headers }, operation.path);
+    }),
+    { numRuns: 120, seed: 22 },
   );
 });

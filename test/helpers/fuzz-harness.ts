@@ -20,8 +20,10 @@ export interface FuzzRequest {
   method: string;
   url: string;
   body?: unknown;
-  /** Raw payload (a CSV); sent as is. */
-  raw?: string;
+  /** Raw payload (a CSV, compressed bytes); sent as is. */
+  raw?: string | Buffer;
+  /** Extra request headers (content-encoding, accept, …). */
+  headers?: Record<string, string>;
   contentType?: string;
   /** What the request was built from (the table, the algorithm), for known-gap predicates and messages. */
   tags?: string[];
@@ -100,7 +102,7 @@ export class FuzzHarness {
     const res = await this.app.inject({
       method: request.method as "GET",
       url: request.url,
-      ...(payload !== undefined ? { payload, headers: { "content-type": request.contentType ?? "application/json" } } : {}),
+      ...(payload !== undefined ? { payload, headers: { "content-type": request.contentType ?? "application/json", ...request.headers } } : { headers: request.headers }),
     });
     this.requests++;
     const key = `${request.method} ${routePattern}`;
@@ -115,7 +117,7 @@ export class FuzzHarness {
 
   private checkAnswer(request: FuzzRequest, routePattern: string, res: LightMyRequestResponse): void {
     const label = () =>
-      `${request.method} ${request.url} ${(request.raw ?? (request.body === undefined ? "" : encodeBody(request.body))).slice(0, 600)}${request.tags ? ` [${request.tags.join(", ")}]` : ""} → ${res.statusCode} ${res.body.slice(0, 400)}`;
+      `${request.method} ${request.url} ${String(request.raw ?? (request.body === undefined ? "" : encodeBody(request.body))).slice(0, 600)}${request.headers ? ` ${JSON.stringify(request.headers)}` : ""}${request.tags ? ` [${request.tags.join(", ")}]` : ""} → ${res.statusCode} ${res.body.slice(0, 400)}`;
     if (res.statusCode >= 500 && res.statusCode !== 503) {
       this.knownGapOrFail(`${request.method} ${routePattern}`, request, { status: res.statusCode, body: res.body }, label());
       return;
