@@ -88,6 +88,30 @@ function digest(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
+/**
+ * The path of the first number in a fitted state that is not finite, or null. Asked only after the state
+ * failed its schema for no stated reason: inside a tagged union zod reports a NaN as "Invalid input" with
+ * no path. (Some states hold NaN on purpose, e.g. a leaf's threshold, so this is no check on its own.)
+ */
+function firstNonFinite(value: unknown, path: string, depth = 0): string | null {
+  if (typeof value === "number") return Number.isFinite(value) ? null : path;
+  if (depth > 32 || value === null || typeof value !== "object") return null;
+  if (value instanceof Float64Array || value instanceof Float32Array) {
+    for (let i = 0; i < value.length; i++) if (!Number.isFinite(value[i])) return `${path}.${i}`;
+    return null;
+  }
+  if (ArrayBuffer.isView(value)) return null; // integer arrays are always finite
+  for (const [key, child] of Object.entries(value)) {
+    const found = firstNonFinite(child, `${path}.${key}`, depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+function diverged(path: string): UnusableInputError {
+  return new UnusableInputError(`the fit diverged or overflowed: ${path} is not a finite number; rescale the inputs (e.g. a scale step) or regularise more`);
+}
+
 export function serializeArtifact(model: FittedModel): { bytes: Buffer; sha256: string } {
   const body = {
     format: ARTIFACT_FORMAT,
@@ -102,18 +126,20 @@ export function serializeArtifact(model: FittedModel): { bytes: Buffer; sha256: 
   };
   const sha256 = digest(JSON.stringify(body));
   const bytes = Buffer.from(JSON.stringify({ ...body, sha256 }));
-  checkReloads(bytes);
+  checkReloads(bytes, model);
   return { bytes, sha256 };
 }
 
 /** A model's own artifact must load: a non-finite state is the input's fault (422), anything else a defect. */
-function checkReloads(bytes: Buffer): void {
+function checkReloads(bytes: Buffer, model: FittedModel): void {
   try {
     loadArtifact(bytes);
   } catch (e) {
     if (!(e instanceof ArtifactError)) throw e;
     if (e.reason === "non_finite") throw new UnusableInputError(`the fit diverged or overflowed: ${e.message}; rescale the inputs (e.g. a scale step) or regularise more`);
     if (e.reason === "too_many_classes") throw new UnusableInputError(`the target has more than ${MAX_CLASSES} classes, too many for a model`);
+    const bad = firstNonFinite(model.pipeline.state, "state") ?? model.pipeline.steps.map((s, i) => firstNonFinite(s.fitted, `pipeline.${i}.fitted`)).find((p) => p !== null);
+    if (bad) throw diverged(bad);
     throw new Error(`the fitted model fails its own artifact checks at ${e.path ?? "the top"}: ${e.message}`);
   }
 }

@@ -10,6 +10,7 @@
  * (breast cancer: areas ~10³, fractal dimensions ~10⁻³).
  */
 import { EigenvalueDecomposition, Matrix } from "ml-matrix";
+import { UnusableInputError } from "../contract.js";
 
 export interface GeneralizedEigen {
   /** p × m row-major, columns sorted by decreasing eigenvalue, each with vᵀ S_w v = 1. */
@@ -20,11 +21,32 @@ export interface GeneralizedEigen {
   withinPinv: Float64Array<ArrayBuffer>;
 }
 
+/** Entries below this fraction of the largest are numerically zero for the eigenproblem (see symmetricEigen). */
+const NEGLIGIBLE = 1e-150;
+
 export function symmetricEigen(a: Float64Array, p: number): { values: number[]; vectors: Matrix } {
+  // ml-matrix's tql2 crashes (reads past its arrays) on a matrix with NaN or ±Infinity, which is what a
+  // Gram or scatter matrix of values near ±1e154 and beyond overflows to: the input's fault, so a 422.
+  for (let i = 0; i < p * p; i++) {
+    if (!Number.isFinite(a[i])) throw new UnusableInputError("the inputs overflow double precision when squared (a Gram or scatter matrix is not finite); rescale them, e.g. with a scale step");
+  }
+  // tql2 also crashes when its intermediate products go subnormal (its convergence test never passes), as
+  // they do for a Gram matrix of values near 1e-160 and below. Dividing by the largest entry (eigenvectors
+  // unchanged, eigenvalues scaled back below) and flushing entries under 1e-150 of it — they move any
+  // eigenvalue by less than 1e-150 of the largest, far under double precision's resolution, and the
+  // product of two kept entries stays a normal number — leaves a matrix tql2 handles.
+  let largest = 0;
+  for (let i = 0; i < p * p; i++) largest = Math.max(largest, Math.abs(a[i]));
+  const scale = largest > 0 ? largest : 1;
   const m = new Matrix(p, p);
-  for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) m.set(i, j, 0.5 * (a[i * p + j] + a[j * p + i]));
+  for (let i = 0; i < p; i++) {
+    for (let j = 0; j < p; j++) {
+      const v = (0.5 * (a[i * p + j] + a[j * p + i])) / scale;
+      m.set(i, j, Math.abs(v) < NEGLIGIBLE ? 0 : v);
+    }
+  }
   const evd = new EigenvalueDecomposition(m, { assumeSymmetric: true });
-  return { values: evd.realEigenvalues, vectors: evd.eigenvectorMatrix };
+  return { values: evd.realEigenvalues.map((v) => v * scale), vectors: evd.eigenvectorMatrix };
 }
 
 export function generalizedEigen(within: Float64Array, between: Float64Array, p: number, maxComponents: number, tol: number, scale?: Float64Array): GeneralizedEigen {

@@ -107,6 +107,9 @@ function normalEquations(pr: Problem, alpha: number): Omit<LeastSquaresResult, "
     for (let j = 0; j <= i; j++) a[i * p + j] = a[j * p + i] = gram[i * m + j];
     a[i * p + i] += alpha;
   }
+  // A Gram matrix that overflowed (values past ~1e154 squared) says nothing about the problem: QR, which
+  // never squares the data, decides instead.
+  if (!a.every(Number.isFinite)) return null;
   const { values } = symmetricEigen(a, p);
   const lo = Math.min(...values);
   const hi = Math.max(...values);

@@ -13,10 +13,10 @@
  * square root of its variance. A missing cell at apply time counts as the
  * training mean of its column.
  */
-import { EigenvalueDecomposition, Matrix } from "ml-matrix";
 import { z } from "zod";
 import { DataError } from "../../data/errors.js";
 import { byColumn, pickColumns } from "../../data/transforms/transform.js";
+import { symmetricEigen } from "../../models/linear/fisher.js";
 import { MAX_FEATURE_COUNT } from "../../models/limits.js";
 import { f64 } from "../../models/state-schemas.js";
 import { columnMeans, completeNumericInputs, numericInputsOf, outputNames, planReplace, replaceInputs } from "./numeric-inputs.js";
@@ -179,11 +179,7 @@ export function project(columns: readonly Float64Array[], mean: Float64Array, co
 
 /** Eigenpairs of a symmetric p × p matrix, largest eigenvalue first. */
 export function symmetricEigenDescending(a: Float64Array, p: number): { values: Float64Array; vectors: Float64Array } {
-  const m = new Matrix(p, p);
-  for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) m.set(i, j, a[i * p + j]);
-  const evd = new EigenvalueDecomposition(m, { assumeSymmetric: true });
-  const raw = evd.realEigenvalues;
-  const v = evd.eigenvectorMatrix;
+  const { values: raw, vectors: v } = symmetricEigen(a, p);
   const order = raw.map((_, i) => i).sort((x, y) => raw[y] - raw[x] || x - y);
   const values = Float64Array.from(order, (i) => raw[i]);
   // Row k of `vectors` is the k-th eigenvector.
