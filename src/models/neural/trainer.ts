@@ -41,7 +41,7 @@ export function trainRun(
   train: Rows,
   validation: Rows | null,
   rng: Rng,
-  signal: AbortSignal | undefined,
+  signal: import("../contract.js").AbortFlag | undefined,
   onEpoch: (epoch: number) => void,
 ): RunResult {
   const d = spec.sizes[0];

@@ -22,7 +22,7 @@ export interface SolverOptions {
   shrinking: boolean;
   /** Iteration cap; null for libsvm's own max(10⁷, 100·l). */
   maxIter: number | null;
-  signal?: AbortSignal;
+  signal?: import("../contract.js").AbortFlag;
   progress?: (fraction: number) => void;
 }
 
