@@ -69,8 +69,10 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   registerCsvBodyParser(app, config.bodyLimitBytes);
 
   const store = openStore(config.dbPath);
-  const pool = new TrainingPool({ workers: config.workers, maxHeapMb: config.workerHeapMb });
-  const jobs = new JobRunner(store, pool, { timeoutMs: config.jobTimeoutMs }, app.log);
+  // A thread's heap is part of its job's memory, so it never gets more than the job's budget.
+  const heapMb = Math.min(config.workerHeapMb, config.jobMemoryMb);
+  const pool = new TrainingPool({ workers: config.workers, maxHeapMb: heapMb });
+  const jobs = new JobRunner(store, pool, { timeoutMs: config.jobTimeoutMs, memoryMb: config.jobMemoryMb, heapMb }, app.log);
   app.decorate("services", { config, store, pool, jobs, models: new ModelCache(store, config.modelCacheSize) });
   app.addHook("onClose", async () => {
     await jobs.close(config.shutdownGraceMs);

@@ -33,6 +33,16 @@ const CATALOGUE = {
   invalid_data: { status: 422, title: "Unusable data" },
   invalid_artifact: { status: 422, title: "Invalid artifact" },
   memory_budget_exceeded: { status: 422, title: "Job would exceed its memory budget" },
+  memory_limit_exceeded: { status: 422, title: "Job passed its memory budget" },
+  // Problems a failed or cancelled job carries (src/training/job-failure.ts).
+  cancelled: { status: 409, title: "Cancelled" },
+  timeout: { status: 422, title: "Time limit exceeded" },
+  interrupted: { status: 500, title: "Interrupted" },
+  worker_crashed: { status: 500, title: "Worker crashed" },
+  out_of_memory: { status: 422, title: "Training ran out of memory" },
+  training_failed: { status: 500, title: "Training failed" },
+  unusable_input: { status: 422, title: "Unusable input" },
+  dataset_deleted: { status: 409, title: "Dataset deleted" },
   unavailable: { status: 503, title: "Service unavailable" },
   internal: { status: 500, title: "Internal server error" },
 } as const;
