@@ -69,7 +69,7 @@ class SleepingPool {
   }
 }
 
-test("the time limit counts from the start of each job: three 300 ms jobs under a 500 ms limit all succeed on one thread", async () => {
+test("the time limit counts from the start of each job: three 300 ms jobs under a 500 ms limit all succeed on one thread", { timeout: 60_000 }, async () => {
   const t = await testApp({ workers: 1 });
   try {
     const ds = (await uploadCsv(t.app, "small", numericCsv(50))).id;
@@ -92,7 +92,7 @@ test("the time limit counts from the start of each job: three 300 ms jobs under 
   }
 });
 
-test("a cancelled long fit stops within a second on the same thread, and the queued job then runs on it", async () => {
+test("a cancelled long fit stops within a second on the same thread, and the queued job then runs on it", { timeout: 60_000 }, async () => {
   const t = await testApp({ workers: 1 });
   const pool = new TrainingPool({ workers: 1, maxHeapMb: 1024 });
   // A one-second grace: a fit that ignored its signal would lose its thread to piscina's abort.
@@ -133,7 +133,7 @@ async function stallCheck(t: TestApp, stop: (url: string) => Promise<number>): P
   assert.equal(done.status, "succeeded", JSON.stringify(done.error));
 }
 
-test("cancelling a running job starts the queued one at once", async () => {
+test("cancelling a running job starts the queued one at once", { timeout: 60_000 }, async () => {
   const t = await testApp({ workers: 1 });
   try {
     await stallCheck(t, async (url) => (await t.app.inject({ method: "POST", url: `${url}/cancel` })).statusCode);
@@ -142,7 +142,7 @@ test("cancelling a running job starts the queued one at once", async () => {
   }
 });
 
-test("deleting a running job starts the queued one at once", async () => {
+test("deleting a running job starts the queued one at once", { timeout: 60_000 }, async () => {
   const t = await testApp({ workers: 1 });
   try {
     await stallCheck(t, async (url) => (await t.app.inject({ method: "DELETE", url })).statusCode);
@@ -151,7 +151,7 @@ test("deleting a running job starts the queued one at once", async () => {
   }
 });
 
-test("a thread killed mid-job is replaced and the queued job runs without another submission", async () => {
+test("a thread killed mid-job is replaced and the queued job runs without another submission", { timeout: 60_000 }, async () => {
   const t = await testApp({ workers: 1 });
   try {
     await stallCheck(t, async () => {
@@ -163,7 +163,7 @@ test("a thread killed mid-job is replaced and the queued job runs without anothe
   }
 });
 
-test("a job that passes its memory budget at run time fails alone with memory_limit_exceeded; the server stays ready and the next job succeeds", async () => {
+test("a job that passes its memory budget at run time fails alone with memory_limit_exceeded; the server stays ready and the next job succeeds", { timeout: 60_000 }, async () => {
   const t = await testApp({ workers: 1, jobMemoryMb: 64 });
   try {
     // One-hot of 500 levels over 20,000 rows is 80 MB of columns: past 64 MB once the fit runs.
@@ -193,7 +193,7 @@ test("a job that passes its memory budget at run time fails alone with memory_li
   }
 });
 
-test("a dataset deleted before its job starts fails the job with dataset_deleted (409), not a 500", async () => {
+test("a dataset deleted before its job starts fails the job with dataset_deleted (409), not a 500", { timeout: 60_000 }, async () => {
   const t = await testApp({ workers: 1 });
   try {
     const ds = (await uploadCsv(t.app, "numbers", numericCsv(2000))).id;
