@@ -3,6 +3,8 @@
  * A job ends exactly once: succeeded (result written in one transaction),
  * failed (worker error, crash, OOM, timeout — with a problem object), or
  * cancelled. The guarded UPDATEs in the store make late arrivals harmless.
+ * Stopping is cooperative (a shared flag the fit polls, see stop()), so cancel,
+ * timeout and shutdown keep the thread; the time limit counts from the start.
  */
 import { MessageChannel, type MessagePort } from "node:worker_threads";
 import type { Store } from "../store/store.js";
