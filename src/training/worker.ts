@@ -9,9 +9,11 @@
  *   mark running, arm time limit ◀ "started"
  *   write progress           ◀── progress ── fit … (throttled)
  *   cancel / timeout / shutdown:
- *     Atomics.store(stop) ─── shared memory ──▶ ctx.signal.aborted → fit throws
- *     (no end within the grace period: piscina terminates the thread)
- *                  stop = memory ◀── ctx.signal.aborted: heap + external > budget
+ *     Atomics.store(stop) ─── shared memory ──▶ ctx.signal.aborted → fit throws,
+ *     (not ended 2 s later: piscina            thread kept for the next task
+ *      terminates the thread, starts another)
+ *           stop = memory ◀── shared memory ── ctx.signal.aborted: heap + array
+ *                                              buffers > budget (every ≥ 25 ms)
  *   write model+eval         ◀── result ──── serialize artifact
  *   record the problem       ◀── transportable(error)
  */
