@@ -38,8 +38,18 @@ export interface FitContext {
   readonly rng: Rng;
   /** Fraction done in [0, 1]; cheap to call, throttled by the caller. */
   progress(fraction: number): void;
-  /** Long loops check this and throw (the job is then cancelled or timed out). */
-  readonly signal?: AbortSignal;
+  /** Long loops check this and throw (the job is then cancelled, timed out or over its memory budget). */
+  readonly signal?: AbortFlag;
+}
+
+/**
+ * What long loops poll. An AbortSignal satisfies it; so does the worker's flag in
+ * shared memory (src/training/task-signal.ts), which is the only thing that can reach
+ * a synchronous fit on a worker thread: messages and events wait for the fit to return.
+ */
+export interface AbortFlag {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
 }
 
 export interface Accepts {
@@ -77,6 +87,6 @@ export class UnusableInputError extends Error {
   }
 }
 
-export function throwIfAborted(signal: AbortSignal | undefined): void {
+export function throwIfAborted(signal: AbortFlag | undefined): void {
   if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error("aborted");
 }

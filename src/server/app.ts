@@ -79,8 +79,10 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   registerContentDecoding(app, config.bodyLimitBytes);
 
   const store = openStore(config.dbPath);
-  const pool = new TrainingPool({ workers: config.workers, maxHeapMb: config.workerHeapMb });
-  const jobs = new JobRunner(store, pool, { timeoutMs: config.jobTimeoutMs }, app.log);
+  // A thread's heap is part of its job's memory, so it never gets more than the job's budget.
+  const heapMb = Math.min(config.workerHeapMb, config.jobMemoryMb);
+  const pool = new TrainingPool({ workers: config.workers, maxHeapMb: heapMb });
+  const jobs = new JobRunner(store, pool, { timeoutMs: config.jobTimeoutMs, memoryMb: config.jobMemoryMb, heapMb }, app.log);
   const cacheBytes = config.modelCacheMb * 1024 * 1024;
   const models = new ModelCache(store.models, { maxModels: config.modelCacheSize, maxBytes: cacheBytes });
   const compute = new ComputePool({

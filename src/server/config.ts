@@ -34,7 +34,8 @@ export const DEFAULTS: Config = {
   dbPath: "./data/xigua.db",
   logLevel: "info",
   workers: Math.max(1, availableParallelism() - 1),
-  jobTimeoutMs: 60 * 60 * 1000,
+  // A shared service: one runaway fit must not hold a worker for an hour while others queue.
+  jobTimeoutMs: 15 * 60 * 1000,
   workerHeapMb: 4096,
   bodyLimitBytes: 100 * 1024 * 1024,
   maxCells: 50_000_000,

@@ -3,6 +3,8 @@
  * A job ends exactly once: succeeded (result written in one transaction),
  * failed (worker error, crash, OOM, timeout — with a problem object), or
  * cancelled. The guarded UPDATEs in the store make late arrivals harmless.
+ * Stopping is cooperative (a shared flag the fit polls, see stop()), so cancel,
+ * timeout and shutdown keep the thread; the time limit counts from the start.
  */
 import { MessageChannel, type MessagePort } from "node:worker_threads";
 import type { Store } from "../store/store.js";
@@ -12,11 +14,22 @@ import type { FoldsOutput, ScoreOutput, TrainOutput, WorkerMessage, WorkerTask }
 import { resolveSpec } from "./spec.js";
 import type { ResolvedSpec } from "./train.js";
 import { assembleValidation, splitCount } from "./validate.js";
+import { describeFailure, jobProblem, memoryLimitProblem } from "./job-failure.js";
+import { createStopFlag, requestStop, stopReason, type StopReason } from "./stop-flag.js";
 
 export interface JobOptions {
-  /** Per-job wall-clock limit, ms. */
+  /** Per-job wall-clock limit, ms, counted from the moment a worker starts the job (not from submission). */
   timeoutMs: number;
+  /** Memory budget of each worker thread running the job, MiB (XIGUA_JOB_MEMORY_MB). */
+  memoryMb: number;
+  /** The pool threads' heap limit, MiB: named in the out_of_memory problem. */
+  heapMb: number;
+  /** How long a stopped task may take to notice its flag before its thread is terminated. */
+  killGraceMs?: number;
 }
+
+/** A fit checks its signal every few ms; one that has not stopped by then is stuck in a loop without checkpoints. */
+const DEFAULT_KILL_GRACE_MS = 2000;
 
 export interface JobLogger {
   info(obj: object, msg: string): void;
@@ -26,41 +39,28 @@ export interface JobLogger {
 
 type JobKind = "train" | "score" | "evaluate";
 
+/** One pool task of a job. Its controller is piscina's: aborting it drops a queued task, or terminates the thread of a running one. */
+interface PoolTask {
+  kill: AbortController;
+  started: boolean;
+  ended: boolean;
+  killTimer?: NodeJS.Timeout;
+}
+
 interface RunningJob {
   kind: JobKind;
-  controller: AbortController;
+  /** Shared with every task's worker (src/training/stop-flag.ts). */
+  stop: Int32Array;
+  tasks: PoolTask[];
   done: Promise<void>;
   started: boolean;
+  timer?: NodeJS.Timeout;
 }
 
 /** A worker task before its progress port is attached. */
 type TaskBody = WorkerTask extends infer T ? (T extends unknown ? Omit<T, "port"> : never) : never;
 
-class TimeoutError extends Error {}
-class CancelledError extends Error {}
-class ShutdownError extends Error {}
-
-const problem = (title: string, detail: string, code: string, status = 500): Problem => ({
-  type: `urn:xigua:problem:${code}`,
-  title,
-  status,
-  detail,
-  code,
-});
-
-/** What a job's error says to the client: the reason, never a stack. */
-function describeFailure(error: unknown): Problem {
-  const e = error as { code?: string; message?: string; name?: string };
-  if (e?.code === "ERR_WORKER_OUT_OF_MEMORY") return problem("Training ran out of memory", "the job exceeded the worker heap limit (XIGUA_WORKER_HEAP_MB)", "out_of_memory");
-  if (e?.name === "UnusableInputError" || e?.name === "DataError") {
-    const path = (error as { path?: string }).path;
-    return { ...problem("Unusable input", e.message ?? "", "unusable_input", 422), ...(path ? { errors: [{ path, message: e.message ?? "" }] } : {}) };
-  }
-  if (e?.message?.includes("Terminating worker thread") || e?.message?.includes("worker") && e?.message?.includes("exit")) {
-    return problem("Worker crashed", "the worker thread running this job stopped unexpectedly", "worker_crashed");
-  }
-  return problem("Training failed", e?.message ? String(e.message).slice(0, 500) : "unknown error", "training_failed");
-}
+const interruptedProblem = (): Problem => jobProblem("interrupted", "the service stopped while this job was running");
 
 export class JobRunner {
   private readonly running = new Map<string, RunningJob>();
@@ -99,18 +99,17 @@ export class JobRunner {
   /** Returns false when the job is not queued or running. */
   cancel(id: string): boolean {
     const job = this.running.get(id);
-    const reason = problem("Cancelled", "cancelled by a client request", "cancelled", 409);
+    const reason = jobProblem("cancelled", "cancelled by a client request");
     const ended =
       id.startsWith("md_") ? this.store.models.finishUnsuccessfully(id, "cancelled", reason) : this.store.evaluations.finishUnsuccessfully(id, "cancelled", reason);
-    job?.controller.abort(new CancelledError("cancelled"));
+    if (job) this.stop(job, "cancelled");
     return ended;
   }
 
   /** Start-up: jobs left running by a dead process failed; queued ones run again. */
   recover(): { requeued: number } {
-    const interrupted = problem("Interrupted", "the service stopped while this job was running", "interrupted");
-    const models = this.store.models.recover(interrupted);
-    const evaluations = this.store.evaluations.recover(interrupted);
+    const models = this.store.models.recover(interruptedProblem());
+    const evaluations = this.store.evaluations.recover(interruptedProblem());
     models.forEach((id) => this.submitTraining(id));
     evaluations.forEach((id) => (this.store.evaluations.get(id)?.spec.model_id ? this.submitScoring(id) : this.submitEvaluation(id)));
     return { requeued: models.length + evaluations.length };
@@ -122,45 +121,64 @@ export class JobRunner {
    */
   async close(graceMs: number): Promise<void> {
     this.closing = true;
-    for (const job of this.running.values()) if (!job.started) job.controller.abort(new ShutdownError("shutdown"));
+    for (const job of this.running.values()) if (!job.started) this.stop(job, "shutdown");
     const all = Promise.all([...this.running.values()].map((j) => j.done));
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([all, new Promise((r) => (timer = setTimeout(r, graceMs)))]);
     clearTimeout(timer);
     for (const [id, job] of this.running) {
-      const interrupted = problem("Interrupted", "the service stopped while this job was running", "interrupted");
-      if (job.kind === "train") this.store.models.finishUnsuccessfully(id, "failed", interrupted);
-      else this.store.evaluations.finishUnsuccessfully(id, "failed", interrupted);
-      job.controller.abort(new ShutdownError("shutdown"));
+      if (job.kind === "train") this.store.models.finishUnsuccessfully(id, "failed", interruptedProblem());
+      else this.store.evaluations.finishUnsuccessfully(id, "failed", interruptedProblem());
+      this.stop(job, "shutdown");
     }
     await all;
   }
 
   /**
-   * One job = one or more pool tasks sharing an abort signal and a time limit.
+   * Sets the job's shared flag, which its fits poll (cooperative: the thread survives).
+   * Tasks still queued leave piscina's queue at once; a running task that has not
+   * ended after the grace period is stuck outside any checkpoint, and its thread is
+   * terminated (piscina replaces it).
+   */
+  private stop(job: RunningJob, reason: StopReason): void {
+    requestStop(job.stop, reason);
+    for (const task of job.tasks) {
+      if (task.ended) continue;
+      if (!task.started) task.kill.abort(reason);
+      else task.killTimer ??= setTimeout(() => task.ended || task.kill.abort(reason), this.options.killGraceMs ?? DEFAULT_KILL_GRACE_MS).unref();
+    }
+  }
+
+  /**
+   * One job = one or more pool tasks sharing a stop flag and a time limit.
    * A cross-validation with several splits is cut into one chunk of folds per
    * worker, so a k-fold evaluation uses every core; the chunks' folds are then
    * assembled here (cheap: scoring held-out predictions).
    */
   private submit(kind: JobKind, id: string): void {
     if (this.closing) return;
-    const controller = new AbortController();
-    const job: RunningJob = { kind, controller, done: Promise.resolve(), started: false };
-    const timer = setTimeout(() => controller.abort(new TimeoutError(`the job exceeded its time limit of ${this.options.timeoutMs / 1000} s`)), this.options.timeoutMs);
-    timer.unref();
+    const job: RunningJob = { kind, stop: createStopFlag(), tasks: [], done: Promise.resolve(), started: false };
     const chunks = kind === "evaluate" ? this.foldChunks(id) : null;
     const parts = chunks?.ranges.length ?? 1;
     const progress = new Float64Array(parts);
     const ports: MessagePort[] = [];
-    const run = (task: TaskBody, part: number): Promise<TrainOutput | ScoreOutput | FoldsOutput> => {
+    const onStarted = () => {
+      if (job.started) return;
+      job.started = true;
+      // The time limit counts from here: time spent queued behind other jobs is not this job's.
+      job.timer = setTimeout(() => this.stop(job, "timeout"), this.options.timeoutMs).unref();
+      if (kind === "train") this.store.models.markRunning(id);
+      else this.store.evaluations.markRunning(id);
+    };
+    const run = (body: TaskBody, part: number): Promise<TrainOutput | ScoreOutput | FoldsOutput> => {
+      const task: PoolTask = { kill: new AbortController(), started: false, ended: false };
+      job.tasks.push(task);
       const { port1, port2 } = new MessageChannel();
       ports.push(port1);
       port1.on("message", (message: WorkerMessage) => {
         if (message.type === "started") {
-          if (job.started) return;
-          job.started = true;
-          if (kind === "train") this.store.models.markRunning(id);
-          else this.store.evaluations.markRunning(id);
+          task.started = true;
+          onStarted();
         } else if (message.type === "progress") {
           progress[part] = message.value;
           const overall = progress.reduce((a, b) => a + b, 0) / parts;
@@ -168,9 +186,12 @@ export class JobRunner {
           else this.store.evaluations.setProgress(id, overall);
         }
       });
-      return this.pool.run({ ...task, port: port2 } as WorkerTask, controller.signal);
+      return this.pool.run({ ...body, port: port2 } as WorkerTask, task.kill.signal).finally(() => {
+        task.ended = true;
+        clearTimeout(task.killTimer);
+      });
     };
-    const base = { dbPath: this.store.path };
+    const base = { dbPath: this.store.path, stop: job.stop, memoryMb: this.options.memoryMb };
     const work: Promise<TrainOutput | ScoreOutput> = chunks
       ? Promise.all(chunks.ranges.map(([from, to], part) => run({ kind: "folds", ...base, evaluationId: id, from, to }, part))).then((outputs) => ({
           kind: "score" as const,
@@ -181,11 +202,15 @@ export class JobRunner {
     job.done = work
       .then(
         (output) => this.succeed(id, output),
-        (error) => this.fail(id, kind, controller.signal.reason ?? error, error),
+        (error) => {
+          const reason = stopReason(job.stop);
+          this.stop(job, "cancelled"); // one chunk failed: the others have nothing left to contribute
+          return this.fail(id, job, reason, error);
+        },
       )
       .catch((error) => this.log.error({ err: error, job: id }, "recording a job's outcome failed"))
       .finally(() => {
-        clearTimeout(timer);
+        clearTimeout(job.timer);
         ports.forEach((p) => p.close());
         this.running.delete(id);
       });
@@ -246,11 +271,19 @@ export class JobRunner {
     if (recorded) this.log.info({ model: id, fit_seconds: output.fitSeconds }, "model trained");
   }
 
-  private fail(id: string, kind: JobKind, reason: unknown, error: unknown): void {
-    if (reason instanceof CancelledError) return; // already recorded by cancel()
-    if (reason instanceof ShutdownError) return; // queued: stays queued; running: recorded by close()
-    const p = reason instanceof TimeoutError ? problem("Time limit exceeded", reason.message, "timeout") : describeFailure(error);
-    const ended = kind === "train" ? this.store.models.finishUnsuccessfully(id, "failed", p) : this.store.evaluations.finishUnsuccessfully(id, "failed", p);
-    if (ended) this.log.warn({ job: id, code: p.code, detail: p.detail }, "job failed");
+  private fail(id: string, job: RunningJob, reason: StopReason | null, error: unknown): void {
+    if (reason === "cancelled") return; // recorded by cancel()
+    if (reason === "shutdown") return; // queued: stays queued; running: recorded by close()
+    const failure =
+      reason === "timeout"
+        ? { problem: jobProblem("timeout", `the job exceeded its time limit of ${this.options.timeoutMs / 1000} s (XIGUA_JOB_TIMEOUT_S)`) }
+        : reason === "memory"
+          ? { problem: memoryLimitProblem(this.options.memoryMb), internal: (error as { message?: string })?.message }
+          : describeFailure(error, { jobId: id, memoryMb: this.options.memoryMb, heapMb: this.options.heapMb });
+    const p = failure.problem;
+    const ended = job.kind === "train" ? this.store.models.finishUnsuccessfully(id, "failed", p) : this.store.evaluations.finishUnsuccessfully(id, "failed", p);
+    if (!ended) return;
+    if (p.status >= 500) this.log.error({ job: id, code: p.code, error: failure.internal }, "job failed");
+    else this.log.warn({ job: id, code: p.code, detail: p.detail, ...(failure.internal ? { error: failure.internal } : {}) }, "job failed");
   }
 }

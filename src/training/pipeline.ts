@@ -16,6 +16,7 @@ import { z } from "zod";
 import { DataError } from "../data/errors.js";
 import type { Frame } from "../data/frame.js";
 import type { Algorithm, FitContext, Prediction, Target, TrainingSet } from "../models/contract.js";
+import { throwIfAborted } from "../models/contract.js";
 import { STEP_REGISTRY, type PipelineStep, type PlannedColumn, type PlannedTarget } from "./steps.js";
 
 export interface FittedStep {
@@ -139,6 +140,7 @@ export function fitPipeline(
   let target: Target | null = train.target;
   let weights = train.weights;
   const fitStep = (name: string, spec: unknown, automatic: boolean) => {
+    throwIfAborted(ctx.signal); // a stop checkpoint between steps (the worker's signal also checks memory)
     const step = STEP_REGISTRY[name];
     const stepCtx = { target, rng: ctx.rng, signal: ctx.signal };
     if (step.resample) {
@@ -162,6 +164,7 @@ export function fitPipeline(
   // training rows may be complete while a row sent to /predict is not.
   if (!algorithm.accepts.missing) fitStep("impute", STEP_REGISTRY.impute.spec.parse({}), true);
   if (!algorithm.accepts.categorical && hasCategorical(X)) fitStep("one_hot", STEP_REGISTRY.one_hot.spec.parse({}), true);
+  throwIfAborted(ctx.signal);
   const state = algorithm.fit({ X, target, weights: algorithm.accepts.weights ? weights : undefined }, params, ctx);
   return { steps, state };
 }

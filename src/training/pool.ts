@@ -1,6 +1,8 @@
 /**
  * The worker-thread pool (piscina). Each thread has a heap limit, so a runaway
  * job dies alone (ERR_WORKER_OUT_OF_MEMORY rejects its task) and the process lives.
+ * Array buffers are outside that limit: the worker's ctx.signal watches them
+ * (src/training/task-signal.ts).
  */
 import { Piscina } from "piscina";
 import type { FoldsOutput, TrainOutput, ScoreOutput, WorkerTask } from "./worker.js";
@@ -22,10 +24,11 @@ export class TrainingPool {
   constructor(options: PoolOptions) {
     this.piscina = new Piscina({
       filename: workerFile,
-      minThreads: 0,
+      // All threads stay up. With fewer, a thread killed by an abort or a crash was not
+      // replaced until the next run() call, and queued tasks waited for it (piscina 5:
+      // an abort calls only _ensureMinimumWorkers). Warm threads also keep their SQLite connections.
+      minThreads: options.workers,
       maxThreads: options.workers,
-      // Keep threads (and their SQLite connections) warm between jobs.
-      idleTimeout: 60_000,
       resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
       // A worker that outlives its task must not be frozen between tasks: progress ports are async.
       atomics: "disabled",

@@ -33,7 +33,7 @@ export interface StepContext {
   target: Target | null;
   rng: Rng;
   /** Long steps (wrapper selection) check it between fits. */
-  signal?: AbortSignal;
+  signal?: import("../models/contract.js").AbortFlag;
 }
 
 export interface PipelineStep {

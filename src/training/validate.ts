@@ -37,7 +37,7 @@ export interface EvaluationResult extends Scored {
 
 export interface Hooks {
   progress(fraction: number): void;
-  signal?: AbortSignal;
+  signal?: import("../models/contract.js").AbortFlag;
 }
 
 export interface ValidationRun {

@@ -3,12 +3,19 @@
  * connection, load, call the pure trainer/scorer, return plain data. The main
  * thread does every write, so a worker that dies mid-job leaves nothing half-written.
  *
- *   main thread                         worker thread
- *   ───────────                         ─────────────
- *   pool.run({kind, id, port}) ───────▶ load spec + Frame (read-only db)
- *   mark running        ◀── "started" ─
- *   write progress      ◀── progress ── fit … (throttled)
- *   write model+eval    ◀── result ──── serialize artifact
+ *   main thread                              worker thread
+ *   ───────────                              ─────────────
+ *   pool.run({kind, id, port, stop}) ──────▶ load spec + Frame (read-only db)
+ *   mark running, arm time limit ◀ "started"
+ *   write progress           ◀── progress ── fit … (throttled)
+ *   cancel / timeout / shutdown:
+ *     Atomics.store(stop) ─── shared memory ──▶ ctx.signal.aborted → fit throws,
+ *     (not ended 2 s later: piscina            thread kept for the next task
+ *      terminates the thread, starts another)
+ *           stop = memory ◀── shared memory ── ctx.signal.aborted: heap + array
+ *                                              buffers > budget (every ≥ 25 ms)
+ *   write model+eval         ◀── result ──── serialize artifact
+ *   record the problem       ◀── transportable(error)
  */
 import type { MessagePort } from "node:worker_threads";
 import { openDatabase, type Db } from "../store/database.js";
@@ -21,14 +28,25 @@ import { scoreModel } from "./score.js";
 import { resolveSpec } from "./spec.js";
 import { evaluateSpec, trainModel, type EvaluationResult } from "./train.js";
 import { learningData } from "./dataset-view.js";
-import { planSplits, runFold, type FoldOutcome } from "./validate.js";
+import { planSplits, runFold, type FoldOutcome, type Hooks } from "./validate.js";
+import { throwIfAborted, type AbortFlag } from "../models/contract.js";
+import { DatasetDeletedError, transportable } from "./job-failure.js";
+import { taskSignal } from "./task-signal.js";
+
+/** Every task carries its job's stop flag (src/training/stop-flag.ts) and memory budget, MiB. */
+interface TaskBase {
+  dbPath: string;
+  port: MessagePort;
+  stop: Int32Array;
+  memoryMb: number;
+}
 
 export type WorkerTask =
-  | { kind: "train"; dbPath: string; modelId: string; port: MessagePort }
-  | { kind: "score"; dbPath: string; evaluationId: string; port: MessagePort }
-  | { kind: "evaluate"; dbPath: string; evaluationId: string; port: MessagePort }
+  | (TaskBase & { kind: "train"; modelId: string })
+  | (TaskBase & { kind: "score"; evaluationId: string })
+  | (TaskBase & { kind: "evaluate"; evaluationId: string })
   /** Splits [from, to) of an evaluation's cross-validation (the fold-parallel path). */
-  | { kind: "folds"; dbPath: string; evaluationId: string; from: number; to: number; port: MessagePort };
+  | (TaskBase & { kind: "folds"; evaluationId: string; from: number; to: number });
 
 export type WorkerMessage = { type: "started" } | { type: "progress"; value: number };
 
@@ -66,10 +84,11 @@ function connection(path: string): Db {
   return db;
 }
 
-/** At most one progress message per 100 ms: a tight fit loop must not flood the main thread. */
-function progressReporter(port: MessagePort): (value: number) => void {
+/** At most one progress message per 100 ms: a tight fit loop must not flood the main thread. Also a stop checkpoint. */
+function progressReporter(port: MessagePort, signal: AbortFlag): (value: number) => void {
   let last = 0;
   return (value) => {
+    throwIfAborted(signal);
     const now = Date.now();
     if (now - last < 100 && value < 1) return;
     last = now;
@@ -78,66 +97,74 @@ function progressReporter(port: MessagePort): (value: number) => void {
 }
 
 export default async function runTask(task: WorkerTask): Promise<TrainOutput | ScoreOutput | FoldsOutput> {
+  task.port.postMessage({ type: "started" } satisfies WorkerMessage);
+  const signal = taskSignal(task.stop, task.memoryMb);
+  try {
+    throwIfAborted(signal); // stopped while it was being handed over
+    return run(task, { progress: progressReporter(task.port, signal), signal });
+  } catch (error) {
+    throw transportable(error);
+  } finally {
+    task.port.close();
+  }
+}
+
+function run(task: WorkerTask, hooks: Hooks & { progress: (value: number) => void }): TrainOutput | ScoreOutput | FoldsOutput {
   const db = connection(task.dbPath);
   const datasets = new DatasetRepository(db);
   const evaluations = new EvaluationRepository(db);
   const models = new ModelRepository(db, evaluations);
-  task.port.postMessage({ type: "started" } satisfies WorkerMessage);
-  const progress = progressReporter(task.port);
-  try {
-    if (task.kind === "train") {
-      const record = models.get(task.modelId);
-      if (!record) throw new Error(`model ${task.modelId} vanished`);
-      const dataset = datasets.get(record.spec.dataset_id);
-      const frame = datasets.loadFrame(record.spec.dataset_id);
-      if (!dataset || !frame) throw new Error(`dataset ${record.spec.dataset_id} was deleted before training started`);
-      const spec = resolveSpec({ ...record.spec, preprocessing: record.spec.preprocessing as never }, dataset);
-      const result = trainModel(frame, spec, { progress });
-      const { bytes, sha256 } = serializeArtifact(result.model);
-      return {
-        kind: "train",
-        artifact: bytes,
-        sha256,
-        classes: result.model.classes,
-        evaluation: result.evaluation,
-        warnings: result.warnings,
-        fitSeconds: result.fitSeconds,
-        pipeline: describePipeline(result.model.pipeline),
-      };
-    }
-    const evaluation = evaluations.get(task.evaluationId);
-    if (!evaluation) throw new Error(`evaluation ${task.evaluationId} vanished`);
-    if (task.kind === "folds") {
-      const dataset = datasets.get(evaluation.dataset_id);
-      const frame = datasets.loadFrame(evaluation.dataset_id);
-      if (!dataset || !frame) throw new Error(`dataset ${evaluation.dataset_id} was deleted before the evaluation started`);
-      const spec = resolveSpec(evaluation.spec as never, dataset, "evaluate");
-      const data = learningData(frame, spec.features, spec.target, spec.task);
-      const splits = planSplits(spec, data);
-      const outcomes: FoldOutcome[] = [];
-      const count = task.to - task.from;
-      for (let i = task.from; i < task.to; i++) {
-        const done = i - task.from;
-        const { pipeline: _unused, ...outcome } = runFold(spec, data, splits[i], i, { progress }, (f) => progress((done + f) / count));
-        outcomes.push(outcome);
-      }
-      progress(1);
-      return { kind: "folds", outcomes };
-    }
-    if (task.kind === "evaluate") {
-      const dataset = datasets.get(evaluation.dataset_id);
-      const frame = datasets.loadFrame(evaluation.dataset_id);
-      if (!dataset || !frame) throw new Error(`dataset ${evaluation.dataset_id} was deleted before the evaluation started`);
-      const spec = resolveSpec(evaluation.spec as never, dataset, "evaluate");
-      return { kind: "score", ...evaluateSpec(frame, spec, { progress }) };
-    }
-    const modelId = String(evaluation.spec.model_id);
-    const stored = models.getArtifact(modelId);
-    if (!stored) throw new Error(`model ${modelId} has no artifact`);
-    const frame = datasets.loadFrame(evaluation.dataset_id);
-    if (!frame) throw new Error(`dataset ${evaluation.dataset_id} was deleted before scoring started`);
-    return { kind: "score", evaluation: scoreModel(stored.artifact, frame, evaluation.spec, progress), warnings: [] };
-  } finally {
-    task.port.close();
+  const { progress } = hooks;
+  if (task.kind === "train") {
+    const record = models.get(task.modelId);
+    if (!record) throw new Error(`model ${task.modelId} vanished`);
+    const dataset = datasets.get(record.spec.dataset_id);
+    const frame = datasets.loadFrame(record.spec.dataset_id);
+    if (!dataset || !frame) throw new DatasetDeletedError(`dataset ${record.spec.dataset_id} was deleted before training started`);
+    const spec = resolveSpec({ ...record.spec, preprocessing: record.spec.preprocessing as never }, dataset);
+    const result = trainModel(frame, spec, hooks);
+    const { bytes, sha256 } = serializeArtifact(result.model);
+    return {
+      kind: "train",
+      artifact: bytes,
+      sha256,
+      classes: result.model.classes,
+      evaluation: result.evaluation,
+      warnings: result.warnings,
+      fitSeconds: result.fitSeconds,
+      pipeline: describePipeline(result.model.pipeline),
+    };
   }
+  const evaluation = evaluations.get(task.evaluationId);
+  if (!evaluation) throw new Error(`evaluation ${task.evaluationId} vanished`);
+  if (task.kind === "folds") {
+    const dataset = datasets.get(evaluation.dataset_id);
+    const frame = datasets.loadFrame(evaluation.dataset_id);
+    if (!dataset || !frame) throw new DatasetDeletedError(`dataset ${evaluation.dataset_id} was deleted before the evaluation started`);
+    const spec = resolveSpec(evaluation.spec as never, dataset, "evaluate");
+    const data = learningData(frame, spec.features, spec.target, spec.task);
+    const splits = planSplits(spec, data);
+    const outcomes: FoldOutcome[] = [];
+    const count = task.to - task.from;
+    for (let i = task.from; i < task.to; i++) {
+      const done = i - task.from;
+      const { pipeline: _unused, ...outcome } = runFold(spec, data, splits[i], i, hooks, (f) => progress((done + f) / count));
+      outcomes.push(outcome);
+    }
+    progress(1);
+    return { kind: "folds", outcomes };
+  }
+  if (task.kind === "evaluate") {
+    const dataset = datasets.get(evaluation.dataset_id);
+    const frame = datasets.loadFrame(evaluation.dataset_id);
+    if (!dataset || !frame) throw new DatasetDeletedError(`dataset ${evaluation.dataset_id} was deleted before the evaluation started`);
+    const spec = resolveSpec(evaluation.spec as never, dataset, "evaluate");
+    return { kind: "score", ...evaluateSpec(frame, spec, hooks) };
+  }
+  const modelId = String(evaluation.spec.model_id);
+  const stored = models.getArtifact(modelId);
+  if (!stored) throw new Error(`model ${modelId} has no artifact`);
+  const frame = datasets.loadFrame(evaluation.dataset_id);
+  if (!frame) throw new DatasetDeletedError(`dataset ${evaluation.dataset_id} was deleted before scoring started`);
+  return { kind: "score", evaluation: scoreModel(stored.artifact, frame, evaluation.spec, progress), warnings: [] };
 }

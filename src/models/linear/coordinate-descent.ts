@@ -22,7 +22,7 @@ export function enetCoordinateDescent(
   y: Float64Array,
   l1: number,
   l2: number,
-  options: { maxIter: number; tol: number; rng?: Rng; signal?: AbortSignal },
+  options: { maxIter: number; tol: number; rng?: Rng; signal?: import("../contract.js").AbortFlag },
 ): CoordinateDescentResult {
   const p = columns.length;
   const n = y.length;

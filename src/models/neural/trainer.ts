@@ -44,7 +44,7 @@ export function trainRun(
   train: Rows,
   validation: Rows | null,
   rng: Rng,
-  signal: AbortSignal | undefined,
+  signal: import("../contract.js").AbortFlag | undefined,
   onEpoch: (epoch: number) => void,
 ): RunResult {
   const d = spec.sizes[0];
@@ -72,6 +72,7 @@ export function trainRun(
     if (params.shuffle) order.set(permutation(n, rng));
     let total = 0;
     for (let start = 0; start < n; start += B) {
+      throwIfAborted(signal); // an epoch over many rows and wide layers can take seconds
       const b = Math.min(B, n - start);
       for (let r = 0; r < b; r++) {
         const i = order[start + r];

@@ -38,7 +38,7 @@ export interface MinimizeOptions {
   memory?: number;
   /** Per-coordinate L1 weights λ_j: minimises f(x) + Σ λ_j|x_j|. Only gd (proximal) and lbfgs (OWL-QN). */
   l1?: Float64Array;
-  signal?: AbortSignal;
+  signal?: import("../contract.js").AbortFlag;
   /** Called after each iteration (epoch for first-order methods). */
   onIteration?: (iteration: number, loss: number) => void;
 }

@@ -22,7 +22,7 @@ export interface SolverOptions {
   shrinking: boolean;
   /** Iteration cap; null for libsvm's own max(10⁷, 100·l). */
   maxIter: number | null;
-  signal?: AbortSignal;
+  signal?: import("../contract.js").AbortFlag;
   progress?: (fraction: number) => void;
 }
 
@@ -122,7 +122,7 @@ class Solver {
         counter = 1; // shrink again on the next iteration
       }
       if (Number.isNaN(firstGap)) firstGap = this.lastGap;
-      iter++;
+      if ((++iter & 63) === 0) throwIfAborted(this.options.signal); // the shrinking counter alone let a cancel wait 0.75 s at 20k rows
 
       const i = this.outI;
       const j = this.outJ;

@@ -27,7 +27,7 @@ export interface SmoSettings {
   shrinking: boolean;
   maxIter: number | null;
   cacheBytes: number;
-  signal?: AbortSignal;
+  signal?: import("../contract.js").AbortFlag;
   progress?: (fraction: number) => void;
 }
 

@@ -26,7 +26,7 @@ export function l1Estimator(task: "classification" | "regression", named: string
 }
 
 /** |coefficient| per candidate (summed over classes), in candidate order. */
-export function l1Coefficients(frame: Frame, candidates: readonly string[], target: Target, algorithm: Algorithm, params: unknown, rng: Rng, signal?: AbortSignal): Float64Array<ArrayBuffer> {
+export function l1Coefficients(frame: Frame, candidates: readonly string[], target: Target, algorithm: Algorithm, params: unknown, rng: Rng, signal?: import("../../models/contract.js").AbortFlag): Float64Array<ArrayBuffer> {
   const coefficients = fitLearner(algorithm, params, selectColumns(frame, candidates), target, rng, signal).importances("coefficients", "abs");
   if (!coefficients) throw new DataError(`${algorithm.name} reports no coefficients, which l1 selection reads`, "estimator");
   return coefficients;

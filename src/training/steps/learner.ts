@@ -26,7 +26,7 @@ interface Explanation {
   coefficients?: Record<string, number | Record<string, number>>;
 }
 
-export function fitLearner(algorithm: Algorithm, params: unknown, X: Frame, target: Target, rng: Rng, signal?: AbortSignal): FittedLearner {
+export function fitLearner(algorithm: Algorithm, params: unknown, X: Frame, target: Target, rng: Rng, signal?: import("../../models/contract.js").AbortFlag): FittedLearner {
   let imputed: ImputeFitted | null = null;
   let encoded: OneHotFitted | null = null;
   let input = X;

@@ -33,7 +33,7 @@ export function lasVegasWrapper(
   folds: number,
   maxTries: number,
   rng: Rng,
-  signal?: AbortSignal,
+  signal?: import("../../models/contract.js").AbortFlag,
 ): LvwResult {
   const n = frame.rowCount;
   let splits: Split[];

@@ -26,7 +26,7 @@ export function recursiveFeatureElimination(
   keep: number,
   stepSize: number,
   rng: Rng,
-  signal?: AbortSignal,
+  signal?: import("../../models/contract.js").AbortFlag,
 ): RfeResult {
   const ranking = new Int32Array(candidates.length).fill(1);
   let remaining = candidates.map((_, j) => j);

@@ -23,7 +23,7 @@ export interface StepIssue {
 export interface TypedStepContext {
   readonly target: Target | null;
   readonly rng: Rng;
-  readonly signal?: AbortSignal;
+  readonly signal?: import("../../models/contract.js").AbortFlag;
 }
 
 export interface TypedStep<Spec, Fitted> {
