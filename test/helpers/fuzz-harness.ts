@@ -39,39 +39,11 @@ export interface KnownGap {
   reason: string;
 }
 
-const tagged = (request: FuzzRequest, ...tags: string[]) => tags.some((tag) => request.tags?.includes(tag));
-
-const HOSTILE_TABLES = ["table:huge", "table:tiny", "table:spread"];
-
-/** A job on one of the batteries' hostile tables that failed as 500 training_failed with this in its detail. */
-const failedJob = (r: FuzzRequest, a: { body: string }, tables: string[], detail: string) => tagged(r, ...tables) && a.body.includes('"training_failed"') && a.body.includes(detail);
-
-/** 5xx answers found by the batteries that belong to other slices of issue 10, pending their fixes. */
-export const KNOWN_GAPS: KnownGap[] = [
-  {
-    route: "JOB",
-    matches: (r, a) => failedJob(r, a, HOSTILE_TABLES, "the fit diverged or overflowed"),
-    reason:
-      "trees, lasso, elastic_net, softmax_regression, svm and svr on values near ±1e300–1e307 throw UnusableInputError in the worker, but the class is lost crossing the thread (structured clone keeps only name \"Error\" and the message), so the job is 500 training_failed instead of 422 unusable_input (items 18, 23: h-jobs)",
-  },
-  {
-    route: "JOB",
-    matches: (r, a) => failedJob(r, a, HOSTILE_TABLES, "Cannot read properties of undefined"),
-    reason:
-      "linear_regression, ridge and lda on values near ±1e307 or 1e-300 crash with the raw TypeError \"Cannot read properties of undefined (reading '0')\", recorded as 500 training_failed with that message (items 12, 18: the fit to h-linear, the generic message to h-jobs)",
-  },
-  {
-    route: "JOB",
-    matches: (r, a) => failedJob(r, a, HOSTILE_TABLES, "fails its own artifact checks"),
-    reason: "logistic_regression on values near ±1e307: the fitted state fails its own artifact schema for a reason other than non_finite (\"state: invalid: Invalid input\"), 500 training_failed (item 18: h-linear / h-artifacts)",
-  },
-  {
-    route: "JOB",
-    matches: (r, a) => failedJob(r, a, ["table:three_rows"], "") && tagged(r, "algorithm:lda", "algorithm:svm"),
-    reason:
-      'a k-fold training part too small for the model ("lda needs more rows than classes", svm\'s "binary problem 0 has rows of one side only") is a plain Error, recorded as 500 training_failed; it is the client\'s data, 422 unusable_input (item 23: the models to throw UnusableInputError, h-jobs to keep its class across the thread)',
-  },
-];
+/**
+ * 5xx answers the batteries know of, each with its reason (as scikit-learn's PER_ESTIMATOR_XFAIL_CHECKS).
+ * Empty: every gap found while issue 10 was built has been fixed. A new entry needs an issue.
+ */
+export const KNOWN_GAPS: KnownGap[] = [];
 
 /**
  * Inputs that take the whole test process down (heap exhaustion on the request
