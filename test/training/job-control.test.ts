@@ -24,7 +24,7 @@ function modelSpec(datasetId: string, algorithm: string, params: Record<string, 
 }
 
 /** An mlp that would run for minutes: only a stop ends it early. */
-const endless = { hidden_layer_sizes: [32], max_iter: 100_000, tol: 0, n_iter_no_change: 100_000 };
+const endless = { hidden_layer_sizes: [64, 64], max_iter: 10_000, tol: 0, n_iter_no_change: 10_000 };
 
 async function until(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
