@@ -1,5 +1,6 @@
 /** Hyper-parameter searches: the request, progress, and the ranked results. */
 import { statementCache, type Db } from "./database.js";
+import type { EvaluationRepository, EvaluationStatus, NewEvaluation } from "./evaluations.js";
 import { newId, nowIso } from "./ids.js";
 import type { JobStatus, Problem } from "./models.js";
 
@@ -50,6 +51,24 @@ interface Row {
   finished_at: string | null;
 }
 
+export interface NewSearch {
+  dataset_id: string;
+  algorithm: string;
+  method: string;
+  scoring: string;
+  spec: Record<string, unknown>;
+}
+
+/** A finished candidate as the search ranks it. */
+export interface CandidateOutcome {
+  status: EvaluationStatus | "failed";
+  mean_score: number | null;
+  std_score: number | null;
+}
+
+/** Metric names are identifiers, but quoting keeps any name a single JSON path step. */
+const metricPath = (group: "metrics" | "metrics_std", metric: string) => `$.${group}.${JSON.stringify(metric)}`;
+
 const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
 
 function toRecord(r: Row): SearchRecord {
@@ -76,17 +95,62 @@ function toRecord(r: Row): SearchRecord {
 export class SearchRepository {
   private readonly sql: ReturnType<typeof statementCache>;
 
-  constructor(db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly evaluations: EvaluationRepository,
+  ) {
     this.sql = statementCache(db);
   }
 
-  insert(s: { dataset_id: string; algorithm: string; method: string; scoring: string; spec: Record<string, unknown>; results: SearchResultRow[] }): SearchRecord {
-    const id = newId("sr");
-    this.sql(
-      `INSERT INTO searches (id, dataset_id, algorithm, method, scoring, spec_json, status, results_json, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?)`,
-    ).run(id, s.dataset_id, s.algorithm, s.method, s.scoring, JSON.stringify(s.spec), JSON.stringify(s.results), nowIso());
-    return this.get(id)!;
+  /**
+   * The search and one queued evaluation per candidate (its params in `spec.params`),
+   * linked both ways, in one transaction: a request queues all of them or none.
+   */
+  insertWithCandidates(s: NewSearch, candidates: readonly Omit<NewEvaluation, "search_id" | "status">[]): SearchRecord {
+    return this.db
+      .transaction(() => {
+        const id = newId("sr");
+        const results: SearchResultRow[] = candidates.map((c) => ({
+          params: c.spec.params as Record<string, unknown>,
+          mean_score: null,
+          std_score: null,
+          rank: null,
+          evaluation_id: this.evaluations.insert({ ...c, status: "queued", search_id: id }).id,
+          status: "queued",
+        }));
+        this.sql(
+          `INSERT INTO searches (id, dataset_id, algorithm, method, scoring, spec_json, status, results_json, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?)`,
+        ).run(id, s.dataset_id, s.algorithm, s.method, s.scoring, JSON.stringify(s.spec), JSON.stringify(results), nowIso());
+        return this.get(id)!;
+      })
+      .immediate();
+  }
+
+  /** Status alone, without parsing the results. */
+  status(id: string): JobStatus | undefined {
+    return (this.sql("SELECT status FROM searches WHERE id = ?").get(id) as { status: JobStatus } | undefined)?.status;
+  }
+
+  /**
+   * One ended candidate's score, picked out inside SQLite so the runner never parses
+   * the evaluation's folds and curves: a missing evaluation counts as failed, a
+   * missing std as 0 (one fold), as before.
+   */
+  candidateOutcome(evaluationId: string, metric: string): CandidateOutcome {
+    const row = this.sql(
+      // `->` returns the number's JSON text, parsed here: the exact double the evaluation stored.
+      `SELECT status, result_json -> ? AS mean, result_json -> ? AS std FROM evaluations WHERE id = ?`,
+    ).get(metricPath("metrics", metric), metricPath("metrics_std", metric), evaluationId) as { status: EvaluationStatus; mean: string | null; std: string | null } | undefined;
+    if (!row) return { status: "failed", mean_score: null, std_score: null };
+    const succeeded = row.status === "succeeded";
+    const mean = row.mean === null ? null : JSON.parse(row.mean);
+    const std = row.std === null ? null : JSON.parse(row.std);
+    return {
+      status: row.status,
+      mean_score: succeeded && typeof mean === "number" ? mean : null,
+      std_score: succeeded ? (typeof std === "number" ? std : 0) : null,
+    };
   }
 
   get(id: string): SearchRecord | undefined {
