@@ -22,6 +22,8 @@ export const MAX_VALUE_DEPTH = 8;
  * independent per-parameter draws with repeats rejected.
  */
 export const FULL_SHUFFLE_LIMIT = 100_000;
+/** randint's high − low: past 2^52, floor(u · span) can round up to span itself and draw `high`. */
+export const MAX_RANDINT_SPAN = 2 ** 32;
 
 const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 const paramName = z.string().min(1).max(100);
@@ -36,7 +38,7 @@ export const distributionSchema = z.union([
   z.array(scalar).min(1).max(MAX_LIST_VALUES).describe("Uniform choice among these values."),
   z.object({ distribution: z.literal("uniform"), low: z.number(), high: z.number().describe("Greater than low.") }).strict(),
   z.object({ distribution: z.literal("loguniform"), low: z.number().positive(), high: z.number().positive().describe("Greater than low.") }).strict(),
-  z.object({ distribution: z.literal("randint"), low: z.number().int(), high: z.number().int().describe("Exclusive, as scipy.stats.randint: greater than low.") }).strict(),
+  z.object({ distribution: z.literal("randint"), low: z.number().int(), high: z.number().int().describe(`Exclusive, as scipy.stats.randint: greater than low, at most low + ${MAX_RANDINT_SPAN}.`) }).strict(),
 ]);
 
 export const paramDistributionsSchema = z
@@ -69,7 +71,7 @@ function distributionIssue(d: Distribution): SpaceIssue | null {
   if (Array.isArray(d)) return null;
   if (!(d.low < d.high)) return { path: "high", message: `high (${d.high}) must be greater than low (${d.low})` };
   if (d.distribution === "uniform" && !Number.isFinite(d.high - d.low)) return { path: "high", message: "high − low overflows a double" };
-  if (d.distribution === "randint" && d.high - d.low > Number.MAX_SAFE_INTEGER) return { path: "high", message: `high − low is above ${Number.MAX_SAFE_INTEGER}` };
+  if (d.distribution === "randint" && d.high - d.low > MAX_RANDINT_SPAN) return { path: "high", message: `high − low is above ${MAX_RANDINT_SPAN}` };
   return null;
 }
 
