@@ -1,6 +1,6 @@
 /** Hyper-parameter searches: the request, progress, and the ranked results. */
 import { statementCache, type Db } from "./database.js";
-import type { EvaluationRepository, EvaluationStatus, NewEvaluation } from "./evaluations.js";
+import { NEXT_VERSION, type EvaluationStatus, type NewEvaluation } from "./evaluations.js";
 import { newId, nowIso } from "./ids.js";
 import type { JobStatus, Problem } from "./models.js";
 
@@ -95,33 +95,34 @@ function toRecord(r: Row): SearchRecord {
 export class SearchRepository {
   private readonly sql: ReturnType<typeof statementCache>;
 
-  constructor(
-    private readonly db: Db,
-    private readonly evaluations: EvaluationRepository,
-  ) {
+  constructor(private readonly db: Db) {
     this.sql = statementCache(db);
   }
 
   /**
    * The search and one queued evaluation per candidate (its params in `spec.params`),
    * linked both ways, in one transaction: a request queues all of them or none.
+   * Candidates are inserted here rather than through EvaluationRepository.insert,
+   * which reads each row back: a 1000-candidate transaction holds the event loop.
    */
-  insertWithCandidates(s: NewSearch, candidates: readonly Omit<NewEvaluation, "search_id" | "status">[]): SearchRecord {
+  insertWithCandidates(s: NewSearch, candidates: readonly Omit<NewEvaluation, "search_id" | "status" | "result" | "model_id">[]): SearchRecord {
     return this.db
       .transaction(() => {
         const id = newId("sr");
-        const results: SearchResultRow[] = candidates.map((c) => ({
-          params: c.spec.params as Record<string, unknown>,
-          mean_score: null,
-          std_score: null,
-          rank: null,
-          evaluation_id: this.evaluations.insert({ ...c, status: "queued", search_id: id }).id,
-          status: "queued",
-        }));
+        const now = nowIso();
+        const insertCandidate = this.sql(
+          `INSERT INTO evaluations (id, search_id, dataset_id, algorithm, task, method, status, progress, spec_json, created_at, updated_at, version)
+           VALUES (?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?, ${NEXT_VERSION})`,
+        );
+        const results: SearchResultRow[] = candidates.map((c) => {
+          const evaluationId = newId("ev");
+          insertCandidate.run(evaluationId, id, c.dataset_id, c.algorithm, c.task, c.method, JSON.stringify(c.spec), now, now);
+          return { params: c.spec.params as Record<string, unknown>, mean_score: null, std_score: null, rank: null, evaluation_id: evaluationId, status: "queued" };
+        });
         this.sql(
           `INSERT INTO searches (id, dataset_id, algorithm, method, scoring, spec_json, status, results_json, created_at)
            VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?)`,
-        ).run(id, s.dataset_id, s.algorithm, s.method, s.scoring, JSON.stringify(s.spec), JSON.stringify(results), nowIso());
+        ).run(id, s.dataset_id, s.algorithm, s.method, s.scoring, JSON.stringify(s.spec), JSON.stringify(results), now);
         return this.get(id)!;
       })
       .immediate();

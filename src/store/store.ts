@@ -25,7 +25,7 @@ export function openStore(path: string): Store {
     datasets: new DatasetRepository(db),
     models: new ModelRepository(db, evaluations),
     evaluations,
-    searches: new SearchRepository(db, evaluations),
+    searches: new SearchRepository(db),
     isHealthy: () => {
       try {
         return db.open && db.prepare("SELECT 1 AS ok").get() !== undefined;

@@ -9,6 +9,7 @@
  *                                  its row updated in memory; progress written ≤ 10/s
  *         ──▶ rank, best, refit (a new model job)
  */
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Store } from "../store/store.js";
 import type { SearchResultRow } from "../store/searches.js";
 import type { TrainSpec } from "../store/models.js";
@@ -30,6 +31,8 @@ export interface SearchPlan {
  * writing per candidate would make a search O(N²) in its own results.
  */
 const PROGRESS_WRITE_MS = 100;
+/** Candidates handed to the job runner per event-loop turn (each submission builds a channel and a pool task). */
+const SUBMIT_CHUNK = 50;
 
 function ranked(rows: readonly SearchResultRow[], higherIsBetter: boolean): SearchResultRow[] {
   const ranks = rankScores(rows.map((r) => r.mean_score), higherIsBetter);
@@ -61,7 +64,13 @@ export class SearchRunner {
   private async run(plan: SearchPlan): Promise<void> {
     this.store.searches.markRunning(plan.searchId);
     const rows = plan.candidates.map((c) => ({ ...c }));
-    rows.forEach((r) => this.jobs.submitEvaluation(r.evaluation_id));
+    for (let i = 0; i < rows.length; i += SUBMIT_CHUNK) {
+      if (i > 0) {
+        await nextTurn();
+        if (this.store.searches.status(plan.searchId) !== "running") break; // cancelled: its candidates are already ended
+      }
+      rows.slice(i, i + SUBMIT_CHUNK).forEach((r) => this.jobs.submitEvaluation(r.evaluation_id));
+    }
     let ended = 0;
     let pendingWrite: NodeJS.Timeout | undefined;
     const writeProgress = () => {

@@ -5,6 +5,7 @@
  * best params train a model on all rows.
  */
 import { randomInt } from "node:crypto";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { createRng } from "../../data/random.js";
@@ -21,6 +22,8 @@ const CLASSIFICATION_SCORES = ["accuracy", "error_rate", "precision", "recall", 
 const REGRESSION_SCORES = ["r2", "mse", "rmse", "mae"];
 /** A rejected candidate is quoted in the error up to this many characters. */
 const QUOTE_CHARS = 200;
+/** Candidates resolved per event-loop turn: a 1000-candidate request must not hold the loop for its whole validation. */
+const RESOLVE_CHUNK = 100;
 
 /**
  * The candidates a request asks for, counted before any is built: a grid past
@@ -96,7 +99,7 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
       const seed = body.seed ?? randomInt(0, 2 ** 31);
       const candidates = candidatesFor(body, seed, app.services.config.maxSearchCandidates);
       checkJobCapacity(jobs.activeCount, app.services.config.maxJobs, candidates.length);
-      const specs = candidates.map((params, i) => {
+      const resolve = (params: Record<string, unknown>, i: number) => {
         try {
           return resolveEvaluationSpec({ ...body, params }, dataset, seed);
         } catch (e) {
@@ -106,7 +109,12 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
           }
           throw e;
         }
-      });
+      };
+      const specs: ReturnType<typeof resolve>[] = [];
+      for (let i = 0; i < candidates.length; i++) {
+        if (i > 0 && i % RESOLVE_CHUNK === 0) await nextTurn();
+        specs.push(resolve(candidates[i], i));
+      }
       const first = specs[0];
       const allowed = first.task === "regression" ? REGRESSION_SCORES : CLASSIFICATION_SCORES;
       const scoring = body.scoring ?? (first.task === "regression" ? "r2" : "accuracy");
@@ -123,6 +131,7 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
         seed,
         positive_class: first.positiveClass,
       };
+      checkJobCapacity(jobs.activeCount, app.services.config.maxJobs, candidates.length); // again: other requests ran while this one yielded
       const search = store.searches.insertWithCandidates(
         { dataset_id: dataset.id, algorithm: first.algorithm.name, method: body.method, scoring, spec: { ...common, candidates: candidates.length, refit: body.refit } },
         specs.map((spec) => ({ dataset_id: dataset.id, algorithm: spec.algorithm.name, task: spec.task, method: spec.validation.method, spec: { ...common, params: spec.params } })),
