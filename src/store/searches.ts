@@ -190,6 +190,24 @@ export class SearchRepository {
     );
   }
 
+  /**
+   * Cancels the search and its unfinished candidates in one transaction (one
+   * commit, not one per candidate). False when the search was not queued or running.
+   */
+  cancel(id: string, candidateIds: readonly string[], reason: Problem): boolean {
+    return this.db
+      .transaction(() => {
+        if (!this.finishUnsuccessfully(id, "cancelled", reason)) return false;
+        const now = nowIso();
+        this.sql(
+          `UPDATE evaluations SET status = 'cancelled', error_json = ?, finished_at = ?, updated_at = ?, version = ${NEXT_VERSION}
+           WHERE id IN (SELECT value FROM json_each(?)) AND status IN ('queued', 'running')`,
+        ).run(JSON.stringify(reason), now, now, JSON.stringify(candidateIds));
+        return true;
+      })
+      .immediate();
+  }
+
   /** A search's orchestration lives in the process that started it: after a restart it cannot resume. */
   recover(interrupted: Problem): void {
     this.sql("UPDATE searches SET status = 'failed', error_json = ?, finished_at = ? WHERE status IN ('queued', 'running')").run(JSON.stringify(interrupted), nowIso());

@@ -166,10 +166,12 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
     async (request, reply) => {
       const s = store.searches.get(request.params.id);
       if (!s) throw notFound("search", request.params.id);
-      if (!store.searches.finishUnsuccessfully(s.id, "cancelled", { type: "urn:xigua:problem:cancelled", title: "Cancelled", status: 409, code: "cancelled", detail: "cancelled by a client request" })) {
+      const candidateIds = (s.results ?? []).map((r) => r.evaluation_id);
+      if (!store.searches.cancel(s.id, candidateIds, { type: "urn:xigua:problem:cancelled", title: "Cancelled", status: 409, code: "cancelled", detail: "cancelled by a client request" })) {
         throw new ApiError("wrong_state", `search ${s.id} is ${s.status}; only a queued or running search can be cancelled`);
       }
-      for (const r of s.results ?? []) jobs.cancel(r.evaluation_id);
+      // The rows are ended already; this stops the candidates' pool tasks.
+      for (const id of candidateIds) jobs.cancel(id);
       return reply.code(202).send(searchToWire(store.searches.get(s.id)!));
     },
   );
