@@ -143,6 +143,7 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
         higherIsBetter: !LOWER_IS_BETTER.has(scoring),
         refit: body.refit ? { ...common, task: first.task, validation: { method: "none" }, name: `search ${search.id} best` } : null,
       });
+      await nextTurn(); // the insert and the first submissions were one block; the 202 body (every candidate) is another
       reply.header("location", `/v1/searches/${search.id}`);
       return reply.code(202).send(searchToWire(store.searches.get(search.id)!));
     },
