@@ -135,6 +135,9 @@ describe("bounded search spaces (issue 10, items 5, 16, 20)", () => {
     assert.equal(grid.statusCode, 422, grid.body);
     assert.match(grid.json().detail, new RegExp(`${half.length * 2} candidates`));
     assert.equal((await post({ param_grid: { max_depth: [...thousand, 1001] } })).statusCode, 400, "a list past 1,000 values fails the schema");
+    const many = await post({ param_grid: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`p${i}`, [1]])) });
+    assert.equal(many.statusCode, 422, many.body);
+    assert.equal(many.json().errors[0].path, "param_grid");
   });
 
   test("empty or inverted ranges are 422 at the bound; loguniform needs low > 0", async () => {

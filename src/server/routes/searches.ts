@@ -36,10 +36,8 @@ function candidatesFor(body: CreateSearchBody, seed: number, max: number): Recor
   if (body.method === "random" && body.n_iter > max) {
     throw new ApiError("unusable_request", `n_iter is ${body.n_iter}; a search evaluates at most ${max} candidates (XIGUA_MAX_SEARCH_CANDIDATES)`, [{ path: "n_iter", message: `at most ${max}` }]);
   }
-  const issues = searchSpaceIssues(space);
-  if (issues.length > 0) {
-    throw new ApiError("invalid_params", `${field}.${issues[0].path}: ${issues[0].message}`, issues.map((i) => ({ path: i.path ? `${field}.${i.path}` : field, message: i.message })));
-  }
+  const issues = searchSpaceIssues(space).map((i) => ({ path: i.path ? `${field}.${i.path}` : field, message: i.message }));
+  if (issues.length > 0) throw new ApiError("invalid_params", `${issues[0].path}: ${issues[0].message}`, issues);
   if (body.method === "random") return randomCandidates(body.param_distributions!, body.n_iter, createRng(seed));
   const size = gridSize(body.param_grid!);
   if (size > BigInt(max)) {
