@@ -92,6 +92,8 @@ export class SearchRunner {
     );
     clearTimeout(pendingWrite);
     if (this.store.searches.status(plan.searchId) !== "running") return; // cancelled meanwhile
+    // A candidate still queued never ran: the service is stopping, and the next start marks the search interrupted.
+    if (rows.some((r) => r.status === "queued")) return;
     const results = ranked(rows, plan.higherIsBetter);
     const best = results.find((r) => r.rank === 1);
     if (!best) {
