@@ -1,5 +1,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { rankScores } from "../../src/evaluation/search-space.js";
 import { fixture, testApp, uploadCsv, waitFor, type TestApp } from "../helpers/app.js";
 
@@ -220,4 +223,25 @@ test("a few dozen candidates: results and ranks are those of their evaluations, 
   });
   assert.deepEqual(results.map((r) => r.rank), rankScores(results.map((r) => r.mean_score), true));
   assert.equal(done.best_score, Math.max(...results.map((r) => r.mean_score ?? -Infinity)));
+});
+
+test("a search stopped by shutdown is recovered as interrupted, not failed for want of scores", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "xigua-search-restart-"));
+  const first = await testApp({ workers: 1, shutdownGraceMs: 0 }, dir);
+  const ds = (await uploadCsv(first.app, "wm3", fixture("watermelon-3.0.csv"))).id;
+  const res = await first.app.inject({
+    method: "POST",
+    url: "/v1/searches",
+    payload: { dataset_id: ds, algorithm: "cart", target: "好瓜", features, param_grid: { max_depth: [1, 2, 3, 4, 5, 6, 7, 8] }, validation: { method: "loo" }, refit: false, seed: 1 },
+  });
+  assert.equal(res.statusCode, 202, res.body);
+  await first.app.close();
+  const second = await testApp({ workers: 1 }, dir);
+  try {
+    const after = (await second.app.inject({ url: `/v1/searches/${res.json().id}` })).json();
+    assert.equal(after.status, "failed");
+    assert.equal(after.error.code, "interrupted", JSON.stringify(after.error));
+  } finally {
+    await second.close();
+  }
 });
