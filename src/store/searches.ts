@@ -159,8 +159,21 @@ export class SearchRepository {
     return row && toRecord(row);
   }
 
-  list(limit: number, before: number | null): SearchRecord[] {
-    return (this.sql("SELECT * FROM searches WHERE seq < ? ORDER BY seq DESC LIMIT ?").all(before ?? Number.MAX_SAFE_INTEGER, limit) as Row[]).map(toRecord);
+  /**
+   * Newest first: at most `limit` searches, and no more candidate rows in all than
+   * `maxResults` (the first search always fits). Rows past the stop are not parsed;
+   * `more` says another page exists.
+   */
+  list(limit: number, before: number | null, maxResults: number): { rows: SearchRecord[]; more: boolean } {
+    const rows: SearchRecord[] = [];
+    let results = 0;
+    const query = this.sql("SELECT *, coalesce(json_array_length(results_json), 0) AS result_count FROM searches WHERE seq < ? ORDER BY seq DESC LIMIT ?");
+    for (const row of query.iterate(before ?? Number.MAX_SAFE_INTEGER, limit + 1) as IterableIterator<Row & { result_count: number }>) {
+      if (rows.length === limit || (rows.length > 0 && results + row.result_count > maxResults)) return { rows, more: true };
+      results += row.result_count;
+      rows.push(toRecord(row));
+    }
+    return { rows, more: false };
   }
 
   markRunning(id: string): void {

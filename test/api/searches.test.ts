@@ -245,3 +245,32 @@ test("a search stopped by shutdown is recovered as interrupted, not failed for w
     await second.close();
   }
 });
+
+test("a list page holds at most 5 × XIGUA_MAX_SEARCH_CANDIDATES candidate results; the cursor reaches the rest", async () => {
+  const small = await testApp({ workers: 1, maxSearchCandidates: 4 });
+  try {
+    const ds = (await uploadCsv(small.app, "wm3", fixture("watermelon-3.0.csv"))).id;
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await small.app.inject({
+        method: "POST",
+        url: "/v1/searches",
+        payload: { dataset_id: ds, algorithm: "cart", target: "好瓜", features, param_grid: { max_depth: [1, 2, 3, 4] }, validation: { method: "loo" }, refit: false, seed: i },
+      });
+      assert.equal(res.statusCode, 202, res.body);
+      ids.unshift(res.json().id);
+      assert.equal((await small.app.inject({ method: "POST", url: `/v1/searches/${res.json().id}/cancel` })).statusCode, 202);
+    }
+    const first = (await small.app.inject({ url: "/v1/searches?limit=50" })).json();
+    assert.equal(first.items.length, 5, "20 results fit, a sixth search's 4 do not");
+    assert.ok(first.next_cursor);
+    const second = (await small.app.inject({ url: `/v1/searches?limit=50&cursor=${first.next_cursor}` })).json();
+    assert.equal(second.next_cursor, null);
+    assert.deepEqual([...first.items, ...second.items].map((s: { id: string }) => s.id), ids);
+    const limited = (await small.app.inject({ url: "/v1/searches?limit=2" })).json();
+    assert.deepEqual(limited.items.map((s: { id: string }) => s.id), ids.slice(0, 2));
+    assert.ok(limited.next_cursor);
+  } finally {
+    await small.close();
+  }
+});

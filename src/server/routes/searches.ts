@@ -10,18 +10,21 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { createRng } from "../../data/random.js";
 import { gridCandidates, gridSize, randomCandidates, searchSpaceIssues } from "../../evaluation/search-space.js";
+import { encodeCursor } from "../../store/ids.js";
 import type { SearchRecord } from "../../store/searches.js";
 import { SearchRunner } from "../../training/search-runner.js";
 import { ApiError, checkJobCapacity, notFound } from "../errors.js";
 import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
 import { createSearchBody, LOWER_IS_BETTER, searchSchema, type CreateSearchBody } from "../schemas/searches.js";
 import { resolveEvaluationSpec } from "./evaluations.js";
-import { cursorSeq, page } from "./pagination.js";
+import { cursorSeq } from "./pagination.js";
 
 const CLASSIFICATION_SCORES = ["accuracy", "error_rate", "precision", "recall", "f1", "auc", "average_precision", "log_loss", "macro_precision", "macro_recall", "macro_f1", "macro_f1_mean", "micro_f1"];
 const REGRESSION_SCORES = ["r2", "mse", "rmse", "mae"];
 /** A rejected candidate is quoted in the error up to this many characters. */
 const QUOTE_CHARS = 200;
+/** A list page holds this many maximal searches' results: every search carries all of its candidates, and 500 of them would be a 200 MB answer. */
+const LISTED_RESULTS_PER_MAX_SEARCH = 5;
 /** Candidates resolved per event-loop turn: a 1000-candidate request must not hold the loop for its whole validation. */
 const RESOLVE_CHUNK = 100;
 
@@ -149,8 +152,18 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
 
   app.get(
     "/searches",
-    { schema: { tags: ["searches"], summary: "List searches, newest first", querystring: paginationQuery, response: { 200: listOf(searchSchema), ...errorResponses } } },
-    async (request) => page(store.searches.list(request.query.limit + 1, cursorSeq(request.query.cursor)), request.query.limit, searchToWire),
+    {
+      schema: {
+        tags: ["searches"],
+        summary: `List searches, newest first. A page carries at most ${LISTED_RESULTS_PER_MAX_SEARCH} × XIGUA_MAX_SEARCH_CANDIDATES candidate results in all, so it may hold fewer than limit searches; follow next_cursor.`,
+        querystring: paginationQuery,
+        response: { 200: listOf(searchSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { rows, more } = store.searches.list(request.query.limit, cursorSeq(request.query.cursor), LISTED_RESULTS_PER_MAX_SEARCH * app.services.config.maxSearchCandidates);
+      return { items: rows.map(searchToWire), next_cursor: more ? encodeCursor(rows[rows.length - 1].seq) : null };
+    },
   );
 
   app.get("/searches/:id", { schema: { tags: ["searches"], params: idParams, response: { 200: searchSchema, 404: problemSchema } } }, async (request) => {
