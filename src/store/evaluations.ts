@@ -93,7 +93,7 @@ export interface EvaluationFilters {
   updated_since?: string;
 }
 
-const NEXT_VERSION = "(SELECT coalesce(max(version), 0) + 1 FROM evaluations)";
+export const NEXT_VERSION = "(SELECT coalesce(max(version), 0) + 1 FROM evaluations)";
 
 function whereClause(filters: EvaluationFilters): string {
   const where = ["1 = 1"];

@@ -1,5 +1,6 @@
 /** Hyper-parameter searches: the request, progress, and the ranked results. */
 import { statementCache, type Db } from "./database.js";
+import { NEXT_VERSION, type EvaluationStatus, type NewEvaluation } from "./evaluations.js";
 import { newId, nowIso } from "./ids.js";
 import type { JobStatus, Problem } from "./models.js";
 
@@ -50,6 +51,24 @@ interface Row {
   finished_at: string | null;
 }
 
+export interface NewSearch {
+  dataset_id: string;
+  algorithm: string;
+  method: string;
+  scoring: string;
+  spec: Record<string, unknown>;
+}
+
+/** A finished candidate as the search ranks it. */
+export interface CandidateOutcome {
+  status: EvaluationStatus | "failed";
+  mean_score: number | null;
+  std_score: number | null;
+}
+
+/** Metric names are identifiers, but quoting keeps any name a single JSON path step. */
+const metricPath = (group: "metrics" | "metrics_std", metric: string) => `$.${group}.${JSON.stringify(metric)}`;
+
 const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
 
 function toRecord(r: Row): SearchRecord {
@@ -76,17 +95,63 @@ function toRecord(r: Row): SearchRecord {
 export class SearchRepository {
   private readonly sql: ReturnType<typeof statementCache>;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.sql = statementCache(db);
   }
 
-  insert(s: { dataset_id: string; algorithm: string; method: string; scoring: string; spec: Record<string, unknown>; results: SearchResultRow[] }): SearchRecord {
-    const id = newId("sr");
-    this.sql(
-      `INSERT INTO searches (id, dataset_id, algorithm, method, scoring, spec_json, status, results_json, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?)`,
-    ).run(id, s.dataset_id, s.algorithm, s.method, s.scoring, JSON.stringify(s.spec), JSON.stringify(s.results), nowIso());
-    return this.get(id)!;
+  /**
+   * The search and one queued evaluation per candidate (its params in `spec.params`),
+   * linked both ways, in one transaction: a request queues all of them or none.
+   * Candidates are inserted here rather than through EvaluationRepository.insert,
+   * which reads each row back: a 1000-candidate transaction holds the event loop.
+   */
+  insertWithCandidates(s: NewSearch, candidates: readonly Omit<NewEvaluation, "search_id" | "status" | "result" | "model_id">[]): SearchRecord {
+    return this.db
+      .transaction(() => {
+        const id = newId("sr");
+        const now = nowIso();
+        const insertCandidate = this.sql(
+          `INSERT INTO evaluations (id, search_id, dataset_id, algorithm, task, method, status, progress, spec_json, created_at, updated_at, version)
+           VALUES (?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?, ${NEXT_VERSION})`,
+        );
+        const results: SearchResultRow[] = candidates.map((c) => {
+          const evaluationId = newId("ev");
+          insertCandidate.run(evaluationId, id, c.dataset_id, c.algorithm, c.task, c.method, JSON.stringify(c.spec), now, now);
+          return { params: c.spec.params as Record<string, unknown>, mean_score: null, std_score: null, rank: null, evaluation_id: evaluationId, status: "queued" };
+        });
+        this.sql(
+          `INSERT INTO searches (id, dataset_id, algorithm, method, scoring, spec_json, status, results_json, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?)`,
+        ).run(id, s.dataset_id, s.algorithm, s.method, s.scoring, JSON.stringify(s.spec), JSON.stringify(results), now);
+        return this.get(id)!;
+      })
+      .immediate();
+  }
+
+  /** Status alone, without parsing the results. */
+  status(id: string): JobStatus | undefined {
+    return (this.sql("SELECT status FROM searches WHERE id = ?").get(id) as { status: JobStatus } | undefined)?.status;
+  }
+
+  /**
+   * One ended candidate's score, picked out inside SQLite so the runner never parses
+   * the evaluation's folds and curves: a missing evaluation counts as failed, a
+   * missing std as 0 (one fold), as before.
+   */
+  candidateOutcome(evaluationId: string, metric: string): CandidateOutcome {
+    const row = this.sql(
+      // `->` returns the number's JSON text, parsed here: the exact double the evaluation stored.
+      `SELECT status, result_json -> ? AS mean, result_json -> ? AS std FROM evaluations WHERE id = ?`,
+    ).get(metricPath("metrics", metric), metricPath("metrics_std", metric), evaluationId) as { status: EvaluationStatus; mean: string | null; std: string | null } | undefined;
+    if (!row) return { status: "failed", mean_score: null, std_score: null };
+    const succeeded = row.status === "succeeded";
+    const mean = row.mean === null ? null : JSON.parse(row.mean);
+    const std = row.std === null ? null : JSON.parse(row.std);
+    return {
+      status: row.status,
+      mean_score: succeeded && typeof mean === "number" ? mean : null,
+      std_score: succeeded ? (typeof std === "number" ? std : 0) : null,
+    };
   }
 
   get(id: string): SearchRecord | undefined {
@@ -94,8 +159,21 @@ export class SearchRepository {
     return row && toRecord(row);
   }
 
-  list(limit: number, before: number | null): SearchRecord[] {
-    return (this.sql("SELECT * FROM searches WHERE seq < ? ORDER BY seq DESC LIMIT ?").all(before ?? Number.MAX_SAFE_INTEGER, limit) as Row[]).map(toRecord);
+  /**
+   * Newest first: at most `limit` searches, and no more candidate rows in all than
+   * `maxResults` (the first search always fits). Rows past the stop are not parsed;
+   * `more` says another page exists.
+   */
+  list(limit: number, before: number | null, maxResults: number): { rows: SearchRecord[]; more: boolean } {
+    const rows: SearchRecord[] = [];
+    let results = 0;
+    const query = this.sql("SELECT *, coalesce(json_array_length(results_json), 0) AS result_count FROM searches WHERE seq < ? ORDER BY seq DESC LIMIT ?");
+    for (const row of query.iterate(before ?? Number.MAX_SAFE_INTEGER, limit + 1) as IterableIterator<Row & { result_count: number }>) {
+      if (rows.length === limit || (rows.length > 0 && results + row.result_count > maxResults)) return { rows, more: true };
+      results += row.result_count;
+      rows.push(toRecord(row));
+    }
+    return { rows, more: false };
   }
 
   markRunning(id: string): void {
@@ -123,6 +201,24 @@ export class SearchRepository {
         id,
       ).changes > 0
     );
+  }
+
+  /**
+   * Cancels the search and its unfinished candidates in one transaction (one
+   * commit, not one per candidate). False when the search was not queued or running.
+   */
+  cancel(id: string, candidateIds: readonly string[], reason: Problem): boolean {
+    return this.db
+      .transaction(() => {
+        if (!this.finishUnsuccessfully(id, "cancelled", reason)) return false;
+        const now = nowIso();
+        this.sql(
+          `UPDATE evaluations SET status = 'cancelled', error_json = ?, finished_at = ?, updated_at = ?, version = ${NEXT_VERSION}
+           WHERE id IN (SELECT value FROM json_each(?)) AND status IN ('queued', 'running')`,
+        ).run(JSON.stringify(reason), now, now, JSON.stringify(candidateIds));
+        return true;
+      })
+      .immediate();
   }
 
   /** A search's orchestration lives in the process that started it: after a restart it cannot resume. */

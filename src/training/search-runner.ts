@@ -6,9 +6,10 @@
  *
  *   route ──▶ search row + one queued evaluation per candidate (one transaction)
  *         ──▶ SearchRunner.start: submit all ─▶ pool ─▶ each evaluation ends
- *                                  progress = ended / total
+ *                                  its row updated in memory; progress written ≤ 10/s
  *         ──▶ rank, best, refit (a new model job)
  */
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Store } from "../store/store.js";
 import type { SearchResultRow } from "../store/searches.js";
 import type { TrainSpec } from "../store/models.js";
@@ -17,11 +18,25 @@ import type { JobLogger, JobRunner } from "./jobs.js";
 
 export interface SearchPlan {
   searchId: string;
-  evaluationIds: string[];
+  /** One row per candidate, as inserted (queued). */
+  candidates: readonly SearchResultRow[];
   scoring: string;
   higherIsBetter: boolean;
   /** The model to train with the best params (null: no refit). */
   refit: Omit<TrainSpec, "params"> | null;
+}
+
+/**
+ * Progress is written at most this often: each write serialises every row, so
+ * writing per candidate would make a search O(N²) in its own results.
+ */
+const PROGRESS_WRITE_MS = 100;
+/** Candidates handed to the job runner per event-loop turn (each submission builds a channel and a pool task). */
+const SUBMIT_CHUNK = 50;
+
+function ranked(rows: readonly SearchResultRow[], higherIsBetter: boolean): SearchResultRow[] {
+  const ranks = rankScores(rows.map((r) => r.mean_score), higherIsBetter);
+  return rows.map((r, i) => ({ ...r, rank: ranks[i] }));
 }
 
 export class SearchRunner {
@@ -42,50 +57,53 @@ export class SearchRunner {
     });
   }
 
-  private results(plan: SearchPlan): SearchResultRow[] {
-    const rows = plan.evaluationIds.map((id) => {
-      const e = this.store.evaluations.get(id);
-      const result = (e?.result ?? {}) as { metrics?: Record<string, number | null>; metrics_std?: Record<string, number | null> };
-      const mean = e?.status === "succeeded" ? (result.metrics?.[plan.scoring] ?? null) : null;
-      return {
-        params: (e?.spec.params as Record<string, unknown>) ?? {},
-        mean_score: mean,
-        std_score: e?.status === "succeeded" ? (result.metrics_std?.[plan.scoring] ?? 0) : null,
-        rank: null as number | null,
-        evaluation_id: id,
-        status: e?.status ?? "failed",
-      };
-    });
-    const ranks = rankScores(rows.map((r) => r.mean_score), plan.higherIsBetter);
-    rows.forEach((r, i) => (r.rank = ranks[i]));
-    return rows;
-  }
-
+  /**
+   * Each candidate's row is updated in memory from its own evaluation when it
+   * ends (one indexed read), so N candidates cost N reads, not N².
+   */
   private async run(plan: SearchPlan): Promise<void> {
     this.store.searches.markRunning(plan.searchId);
-    plan.evaluationIds.forEach((id) => this.jobs.submitEvaluation(id));
+    const rows = plan.candidates.map((c) => ({ ...c }));
+    for (let i = 0; i < rows.length; i += SUBMIT_CHUNK) {
+      if (i > 0) {
+        await nextTurn();
+        if (this.store.searches.status(plan.searchId) !== "running") break; // cancelled: its candidates are already ended
+      }
+      rows.slice(i, i + SUBMIT_CHUNK).forEach((r) => this.jobs.submitEvaluation(r.evaluation_id));
+    }
     let ended = 0;
+    let pendingWrite: NodeJS.Timeout | undefined;
+    const writeProgress = () => {
+      pendingWrite = undefined;
+      try {
+        this.store.searches.update(plan.searchId, ended / rows.length, ranked(rows, plan.higherIsBetter));
+      } catch (err) {
+        // The store closed under a pending write (shutdown); the search is recovered as interrupted.
+        this.log.warn({ err, search: plan.searchId }, "search progress not written");
+      }
+    };
     await Promise.all(
-      plan.evaluationIds.map(async (id) => {
-        await this.jobs.whenDone(id);
+      rows.map(async (row) => {
+        await this.jobs.whenDone(row.evaluation_id);
+        Object.assign(row, this.store.searches.candidateOutcome(row.evaluation_id, plan.scoring));
         ended++;
-        this.store.searches.update(plan.searchId, ended / plan.evaluationIds.length, this.results(plan));
+        pendingWrite ??= setTimeout(writeProgress, PROGRESS_WRITE_MS).unref();
       }),
     );
-    if (this.store.searches.get(plan.searchId)?.status !== "running") return; // cancelled meanwhile
-    const results = this.results(plan);
+    clearTimeout(pendingWrite);
+    if (this.store.searches.status(plan.searchId) !== "running") return; // cancelled meanwhile
+    // A candidate still queued never ran: the service is stopping, and the next start marks the search interrupted.
+    if (rows.some((r) => r.status === "queued")) return;
+    const results = ranked(rows, plan.higherIsBetter);
     const best = results.find((r) => r.rank === 1);
     if (!best) {
-      const current = this.store.searches.get(plan.searchId);
-      if (current?.status === "running") {
-        this.store.searches.finishUnsuccessfully(plan.searchId, "failed", {
-          type: "urn:xigua:problem:search_failed",
-          title: "Search failed",
-          status: 422,
-          code: "search_failed",
-          detail: `no candidate produced a ${plan.scoring} score; see the candidates' evaluations`,
-        });
-      }
+      this.store.searches.finishUnsuccessfully(plan.searchId, "failed", {
+        type: "urn:xigua:problem:search_failed",
+        title: "Search failed",
+        status: 422,
+        code: "search_failed",
+        detail: `no candidate produced a ${plan.scoring} score; see the candidates' evaluations`,
+      });
       return;
     }
     let modelId: string | null = null;

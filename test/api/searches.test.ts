@@ -1,5 +1,9 @@
-import { after, before, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { rankScores } from "../../src/evaluation/search-space.js";
 import { fixture, testApp, uploadCsv, waitFor, type TestApp } from "../helpers/app.js";
 
 let t: TestApp;
@@ -94,4 +98,179 @@ test("cancel: a running search and its pending candidates end cancelled; a secon
   assert.equal(after.status, "cancelled");
   assert.equal(after.model_id, undefined, "no refit after a cancel");
   assert.equal((await t.app.inject({ method: "POST", url: "/v1/searches/sr_nope/cancel" })).statusCode, 404);
+});
+
+describe("bounded search spaces (issue 10, items 5, 16, 20)", () => {
+  const post = (payload: object) => t.app.inject({ method: "POST", url: "/v1/searches", payload: { dataset_id: wm3, algorithm: "cart", target: "好瓜", features, refit: false, ...payload } });
+  const thousand = Array.from({ length: 1000 }, (_, i) => i + 1);
+  const queuedSearches = () => (t.app.services.store.db.prepare("SELECT count(*) AS n FROM searches").get() as { n: number }).n;
+
+  test("three 1,000-value lists: a grid is 422 with the count; a random search draws only n_iter", async () => {
+    const before = queuedSearches();
+    const grid = await post({ param_grid: { max_depth: thousand, min_samples_leaf: thousand, min_samples_split: thousand.map((v) => v + 1) } });
+    assert.equal(grid.statusCode, 422, grid.body);
+    assert.equal(grid.json().errors[0].path, "param_grid");
+    assert.match(grid.json().detail, /1000000000 candidates/);
+    assert.equal(queuedSearches(), before, "nothing stored for a refused grid");
+
+    const random = await post({
+      method: "random",
+      n_iter: 3,
+      validation: { method: "holdout" },
+      param_distributions: { max_depth: thousand, min_samples_leaf: thousand, min_samples_split: thousand.map((v) => v + 1) },
+      seed: 5,
+    });
+    assert.equal(random.statusCode, 202, random.body);
+    const results = random.json().results as { params: Record<string, number> }[];
+    assert.equal(results.length, 3);
+    assert.equal(new Set(results.map((r) => JSON.stringify(r.params))).size, 3);
+    for (const r of results) assert.ok(thousand.includes(r.params.max_depth) && thousand.includes(r.params.min_samples_leaf));
+    await waitFor(t.app, `/v1/searches/${random.json().id}`, 60_000);
+  });
+
+  test("candidate counts past XIGUA_MAX_SEARCH_CANDIDATES are 422 naming the field", async () => {
+    const max = t.app.services.config.maxSearchCandidates;
+    const nIter = await post({ method: "random", n_iter: max + 1, param_distributions: { max_depth: [1, 2] } });
+    assert.equal(nIter.statusCode, 422, nIter.body);
+    assert.equal(nIter.json().errors[0].path, "n_iter");
+    const half = Array.from({ length: Math.floor(max / 2) + 1 }, (_, i) => i + 1);
+    const grid = await post({ param_grid: { max_depth: half, min_samples_leaf: [1, 2] } });
+    assert.equal(grid.statusCode, 422, grid.body);
+    assert.match(grid.json().detail, new RegExp(`${half.length * 2} candidates`));
+    assert.equal((await post({ param_grid: { max_depth: [...thousand, 1001] } })).statusCode, 400, "a list past 1,000 values fails the schema");
+    const many = await post({ param_grid: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`p${i}`, [1]])) });
+    assert.equal(many.statusCode, 422, many.body);
+    assert.equal(many.json().errors[0].path, "param_grid");
+  });
+
+  test("empty or inverted ranges are 422 at the bound; loguniform needs low > 0", async () => {
+    for (const [d, path] of [
+      [{ distribution: "randint", low: 3, high: 3 }, "param_distributions.max_depth.high"],
+      [{ distribution: "randint", low: 5, high: 2 }, "param_distributions.max_depth.high"],
+      [{ distribution: "uniform", low: 0.1, high: 0 }, "param_distributions.max_depth.high"],
+    ] as const) {
+      const res = await post({ method: "random", param_distributions: { max_depth: d } });
+      assert.equal(res.statusCode, 422, res.body);
+      assert.equal(res.json().errors[0].path, path);
+    }
+    const log = await post({ method: "random", param_distributions: { min_impurity_decrease: { distribution: "loguniform", low: 0, high: 1 } } });
+    assert.equal(log.statusCode, 400, log.body);
+  });
+
+  test("a 5,000-level nested value is a 422, not a stack overflow; a bad candidate's quote is bounded", async () => {
+    const deep = "[".repeat(5000) + "1" + "]".repeat(5000);
+    const nested = await t.app.inject({
+      method: "POST",
+      url: "/v1/searches",
+      headers: { "content-type": "application/json" },
+      payload: `{"dataset_id":"${wm3}","algorithm":"cart","target":"好瓜","param_grid":{"max_depth":[2,${deep}]}}`,
+    });
+    assert.equal(nested.statusCode, 422, nested.body);
+    assert.equal(nested.json().errors[0].path, "param_grid.max_depth[1]");
+    const inList = await t.app.inject({
+      method: "POST",
+      url: "/v1/searches",
+      headers: { "content-type": "application/json" },
+      payload: `{"dataset_id":"${wm3}","algorithm":"cart","target":"好瓜","method":"random","param_distributions":{"max_depth":[${deep}]}}`,
+    });
+    assert.equal(inList.statusCode, 400, inList.body);
+    const long = await post({ param_grid: { max_depth: ["x".repeat(100_000)] } });
+    assert.equal(long.statusCode, 422, long.body.slice(0, 500));
+    assert.ok(long.body.length < 2_000, `error body of ${long.body.length} bytes`);
+  });
+});
+
+test("a few dozen candidates: results and ranks are those of their evaluations, each read once", async () => {
+  const store = t.app.services.store;
+  const get = store.evaluations.get.bind(store.evaluations);
+  let reads = 0;
+  store.evaluations.get = (id: string) => {
+    reads++;
+    return get(id);
+  };
+  let done: Record<string, unknown>;
+  const candidates = 36;
+  try {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/v1/searches",
+      payload: {
+        dataset_id: wm3,
+        algorithm: "cart",
+        target: "好瓜",
+        features,
+        param_grid: { max_depth: [1, 2, 3, 4, 5, 6], min_samples_leaf: [1, 2, 3, 4, 5, 6] },
+        validation: { method: "kfold", k: 3 },
+        refit: false,
+        seed: 11,
+      },
+    });
+    assert.equal(res.statusCode, 202, res.body);
+    done = await waitFor(t.app, res.headers.location as string, 120_000);
+  } finally {
+    store.evaluations.get = get;
+  }
+  assert.equal(done.status, "succeeded", JSON.stringify(done.error));
+  assert.ok(reads <= 2 * candidates, `${reads} evaluation reads for ${candidates} candidates`);
+  const results = done.results as { params: Record<string, unknown>; mean_score: number | null; std_score: number | null; rank: number | null; evaluation_id: string; status: string }[];
+  assert.equal(results.length, candidates);
+  const evaluations = await Promise.all(results.map(async (r) => (await t.app.inject({ url: `/v1/evaluations/${r.evaluation_id}` })).json()));
+  results.forEach((r, i) => {
+    assert.equal(r.status, evaluations[i].status);
+    assert.equal(r.mean_score, evaluations[i].metrics.accuracy);
+    assert.equal(r.std_score, evaluations[i].metrics_std?.accuracy ?? 0);
+    assert.deepEqual(r.params, evaluations[i].params);
+  });
+  assert.deepEqual(results.map((r) => r.rank), rankScores(results.map((r) => r.mean_score), true));
+  assert.equal(done.best_score, Math.max(...results.map((r) => r.mean_score ?? -Infinity)));
+});
+
+test("a search stopped by shutdown is recovered as interrupted, not failed for want of scores", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "xigua-search-restart-"));
+  const first = await testApp({ workers: 1, shutdownGraceMs: 0 }, dir);
+  const ds = (await uploadCsv(first.app, "wm3", fixture("watermelon-3.0.csv"))).id;
+  const res = await first.app.inject({
+    method: "POST",
+    url: "/v1/searches",
+    payload: { dataset_id: ds, algorithm: "cart", target: "好瓜", features, param_grid: { max_depth: [1, 2, 3, 4, 5, 6, 7, 8] }, validation: { method: "loo" }, refit: false, seed: 1 },
+  });
+  assert.equal(res.statusCode, 202, res.body);
+  await first.app.close();
+  const second = await testApp({ workers: 1 }, dir);
+  try {
+    const after = (await second.app.inject({ url: `/v1/searches/${res.json().id}` })).json();
+    assert.equal(after.status, "failed");
+    assert.equal(after.error.code, "interrupted", JSON.stringify(after.error));
+  } finally {
+    await second.close();
+  }
+});
+
+test("a list page holds at most 5 × XIGUA_MAX_SEARCH_CANDIDATES candidate results; the cursor reaches the rest", async () => {
+  const small = await testApp({ workers: 1, maxSearchCandidates: 4 });
+  try {
+    const ds = (await uploadCsv(small.app, "wm3", fixture("watermelon-3.0.csv"))).id;
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await small.app.inject({
+        method: "POST",
+        url: "/v1/searches",
+        payload: { dataset_id: ds, algorithm: "cart", target: "好瓜", features, param_grid: { max_depth: [1, 2, 3, 4] }, validation: { method: "loo" }, refit: false, seed: i },
+      });
+      assert.equal(res.statusCode, 202, res.body);
+      ids.unshift(res.json().id);
+      assert.equal((await small.app.inject({ method: "POST", url: `/v1/searches/${res.json().id}/cancel` })).statusCode, 202);
+    }
+    const first = (await small.app.inject({ url: "/v1/searches?limit=50" })).json();
+    assert.equal(first.items.length, 5, "20 results fit, a sixth search's 4 do not");
+    assert.ok(first.next_cursor);
+    const second = (await small.app.inject({ url: `/v1/searches?limit=50&cursor=${first.next_cursor}` })).json();
+    assert.equal(second.next_cursor, null);
+    assert.deepEqual([...first.items, ...second.items].map((s: { id: string }) => s.id), ids);
+    const limited = (await small.app.inject({ url: "/v1/searches?limit=2" })).json();
+    assert.deepEqual(limited.items.map((s: { id: string }) => s.id), ids.slice(0, 2));
+    assert.ok(limited.next_cursor);
+  } finally {
+    await small.close();
+  }
 });

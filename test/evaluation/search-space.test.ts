@@ -4,7 +4,7 @@ import { createRng } from "../../src/data/random.js";
 import { gridCandidates, randomCandidates, rankScores } from "../../src/evaluation/search-space.js";
 
 test("grid candidates: every combination, last parameter fastest (sklearn's ParameterGrid order)", () => {
-  assert.deepEqual(gridCandidates({ a: [1, 2], b: ["x", "y", "z"] }), [
+  assert.deepEqual(gridCandidates({ a: [1, 2], b: ["x", "y", "z"] }, 6), [
     { a: 1, b: "x" },
     { a: 1, b: "y" },
     { a: 1, b: "z" },

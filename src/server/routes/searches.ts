@@ -5,75 +5,54 @@
  * best params train a model on all rows.
  */
 import { randomInt } from "node:crypto";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { createRng } from "../../data/random.js";
-import { gridCandidates, gridSize, paramDistributionsSchema, paramGridSchema, randomCandidates } from "../../evaluation/search-space.js";
+import { gridCandidates, gridSize, randomCandidates, searchSpaceIssues } from "../../evaluation/search-space.js";
+import { encodeCursor } from "../../store/ids.js";
 import type { SearchRecord } from "../../store/searches.js";
 import { SearchRunner } from "../../training/search-runner.js";
 import { ApiError, checkJobCapacity, notFound } from "../errors.js";
-import { errorResponses, idParams, jobStatus, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
-import { preprocessingStepSchema, validationRequestSchema } from "../schemas/models.js";
+import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
+import { createSearchBody, LOWER_IS_BETTER, searchSchema, type CreateSearchBody } from "../schemas/searches.js";
 import { resolveEvaluationSpec } from "./evaluations.js";
-import { cursorSeq, page } from "./pagination.js";
-
-const MAX_CANDIDATES = 500;
+import { cursorSeq } from "./pagination.js";
 
 const CLASSIFICATION_SCORES = ["accuracy", "error_rate", "precision", "recall", "f1", "auc", "average_precision", "log_loss", "macro_precision", "macro_recall", "macro_f1", "macro_f1_mean", "micro_f1"];
 const REGRESSION_SCORES = ["r2", "mse", "rmse", "mae"];
-const LOWER_IS_BETTER = new Set(["error_rate", "log_loss", "mse", "rmse", "mae"]);
+/** A rejected candidate is quoted in the error up to this many characters. */
+const QUOTE_CHARS = 200;
+/** A list page holds this many maximal searches' results: every search carries all of its candidates, and 500 of them would be a 200 MB answer. */
+const LISTED_RESULTS_PER_MAX_SEARCH = 5;
+/** Candidates resolved per event-loop turn: a 1000-candidate request must not hold the loop for its whole validation. */
+const RESOLVE_CHUNK = 100;
 
-const createSearchBody = z
-  .object({
-    dataset_id: z.string().min(1),
-    algorithm: z.string().min(1),
-    target: z.string().min(1),
-    features: z.array(z.string().min(1)).min(1).optional(),
-    preprocessing: z.array(preprocessingStepSchema).max(50).optional(),
-    method: z.enum(["grid", "random"]).default("grid"),
-    param_grid: paramGridSchema.optional().describe("method grid: parameter → values."),
-    param_distributions: paramDistributionsSchema.optional().describe("method random: parameter → list or {distribution: uniform | loguniform | randint, low, high}."),
-    n_iter: z.number().int().min(1).max(MAX_CANDIDATES).default(10).describe("method random: how many candidates."),
-    validation: validationRequestSchema.optional().describe("How each candidate is scored. Default: kfold, k = 5."),
-    scoring: z.string().optional().describe(`Metric to rank by. Default accuracy (classification) or r2 (regression). Lower is better for ${[...LOWER_IS_BETTER].join(", ")}.`),
-    seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
-    refit: z.boolean().default(true).describe("Train a model on all rows with the best params."),
-    positive_class: z.string().optional(),
-  })
-  .strict();
+/**
+ * The candidates a request asks for, counted before any is built: a grid past
+ * `max` or n_iter past `max` is a 422 with the count, whatever the space's size.
+ */
+function candidatesFor(body: CreateSearchBody, seed: number, max: number): Record<string, unknown>[] {
+  const field = body.method === "grid" ? "param_grid" : "param_distributions";
+  const space = body.method === "grid" ? body.param_grid : body.param_distributions;
+  if (!space) throw new ApiError("validation_failed", `a ${body.method} search needs ${field}`, [{ path: field, message: "required" }]);
+  if (body.method === "random" && body.n_iter > max) {
+    throw new ApiError("unusable_request", `n_iter is ${body.n_iter}; a search evaluates at most ${max} candidates (XIGUA_MAX_SEARCH_CANDIDATES)`, [{ path: "n_iter", message: `at most ${max}` }]);
+  }
+  const issues = searchSpaceIssues(space).map((i) => ({ path: i.path ? `${field}.${i.path}` : field, message: i.message }));
+  if (issues.length > 0) throw new ApiError("invalid_params", `${issues[0].path}: ${issues[0].message}`, issues);
+  if (body.method === "random") return randomCandidates(body.param_distributions!, body.n_iter, createRng(seed));
+  const size = gridSize(body.param_grid!);
+  if (size > BigInt(max)) {
+    throw new ApiError("unusable_request", `the grid spans ${size} candidates; a search evaluates at most ${max} (XIGUA_MAX_SEARCH_CANDIDATES)`, [{ path: "param_grid", message: `${size} candidates; at most ${max}` }]);
+  }
+  return gridCandidates(body.param_grid!, max);
+}
 
-const resultSchema = z.object({
-  params: z.record(z.string(), z.unknown()),
-  mean_score: z.number().nullable(),
-  std_score: z.number().nullable(),
-  rank: z.number().nullable(),
-  evaluation_id: z.string(),
-  status: z.string(),
-});
-
-const searchSchema = z
-  .object({
-    id: z.string(),
-    status: jobStatus,
-    progress: z.number(),
-    dataset_id: z.string(),
-    algorithm: z.string(),
-    method: z.string(),
-    scoring: z.string(),
-    target: z.string(),
-    validation: z.record(z.string(), z.unknown()),
-    seed: z.number().int(),
-    results: z.array(resultSchema),
-    best_params: z.record(z.string(), z.unknown()).nullable(),
-    best_score: z.number().nullable(),
-    model_id: z.string().optional(),
-    error: problemSchema.optional(),
-    created_at: z.string(),
-    started_at: z.string().optional(),
-    finished_at: z.string().optional(),
-  })
-  .meta({ id: "Search" });
+function quote(params: Record<string, unknown>): string {
+  const text = JSON.stringify(params);
+  return text.length > QUOTE_CHARS ? `${text.slice(0, QUOTE_CHARS)}…` : text;
+}
 
 function searchToWire(s: SearchRecord) {
   return {
@@ -119,27 +98,24 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
       const dataset = store.datasets.get(body.dataset_id);
       if (!dataset) throw new ApiError("not_found", `dataset ${body.dataset_id} does not exist`, [{ path: "dataset_id", message: "unknown dataset" }]);
       const seed = body.seed ?? randomInt(0, 2 ** 31);
-      let candidates: Record<string, unknown>[];
-      if (body.method === "grid") {
-        if (!body.param_grid) throw new ApiError("validation_failed", "a grid search needs param_grid", [{ path: "param_grid", message: "required" }]);
-        if (gridSize(body.param_grid) > MAX_CANDIDATES) throw new ApiError("unusable_request", `the grid has ${gridSize(body.param_grid)} candidates; at most ${MAX_CANDIDATES}`, [{ path: "param_grid", message: "too many candidates" }]);
-        candidates = gridCandidates(body.param_grid);
-      } else {
-        if (!body.param_distributions) throw new ApiError("validation_failed", "a random search needs param_distributions", [{ path: "param_distributions", message: "required" }]);
-        candidates = randomCandidates(body.param_distributions, body.n_iter, createRng(seed));
-      }
-      const specs = candidates.map((params, i) => {
+      const candidates = candidatesFor(body, seed, app.services.config.maxSearchCandidates);
+      checkJobCapacity(jobs.activeCount, app.services.config.maxJobs, candidates.length);
+      const resolve = (params: Record<string, unknown>, i: number) => {
         try {
           return resolveEvaluationSpec({ ...body, params }, dataset, seed, { jobMemoryMb: app.services.config.jobMemoryMb });
         } catch (e) {
           if (e instanceof ApiError && e.errors?.[0]?.path.startsWith("params")) {
             const field = body.method === "grid" ? "param_grid" : "param_distributions";
-            throw new ApiError(e.code, `candidate ${i} (${JSON.stringify(params)}): ${e.detail}`, [{ path: e.errors[0].path.replace(/^params/, field), message: e.detail }], 422);
+            throw new ApiError(e.code, `candidate ${i} (${quote(params)}): ${e.detail}`, [{ path: e.errors[0].path.replace(/^params/, field), message: e.detail }], 422);
           }
           throw e;
         }
-      });
-      checkJobCapacity(jobs.activeCount, app.services.config.maxJobs, specs.length);
+      };
+      const specs: ReturnType<typeof resolve>[] = [];
+      for (let i = 0; i < candidates.length; i++) {
+        if (i > 0 && i % RESOLVE_CHUNK === 0) await nextTurn();
+        specs.push(resolve(candidates[i], i));
+      }
       const first = specs[0];
       const allowed = first.task === "regression" ? REGRESSION_SCORES : CLASSIFICATION_SCORES;
       const scoring = body.scoring ?? (first.task === "regression" ? "r2" : "accuracy");
@@ -156,38 +132,19 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
         seed,
         positive_class: first.positiveClass,
       };
-      const { search, evaluationIds } = store.db
-        .transaction(() => {
-          const ids = specs.map(
-            (spec) =>
-              store.evaluations.insert({
-                dataset_id: dataset.id,
-                algorithm: spec.algorithm.name,
-                task: spec.task,
-                method: spec.validation.method,
-                status: "queued",
-                spec: { ...common, params: spec.params },
-              }).id,
-          );
-          const search = store.searches.insert({
-            dataset_id: dataset.id,
-            algorithm: first.algorithm.name,
-            method: body.method,
-            scoring,
-            spec: { ...common, candidates: candidates.length, refit: body.refit },
-            results: specs.map((spec, i) => ({ params: spec.params, mean_score: null, std_score: null, rank: null, evaluation_id: ids[i], status: "queued" })),
-          });
-          store.db.prepare("UPDATE evaluations SET search_id = ? WHERE id IN (SELECT value FROM json_each(?))").run(search.id, JSON.stringify(ids));
-          return { search, evaluationIds: ids };
-        })
-        .immediate();
+      checkJobCapacity(jobs.activeCount, app.services.config.maxJobs, candidates.length); // again: other requests ran while this one yielded
+      const search = store.searches.insertWithCandidates(
+        { dataset_id: dataset.id, algorithm: first.algorithm.name, method: body.method, scoring, spec: { ...common, candidates: candidates.length, refit: body.refit } },
+        specs.map((spec) => ({ dataset_id: dataset.id, algorithm: spec.algorithm.name, task: spec.task, method: spec.validation.method, spec: { ...common, params: spec.params } })),
+      );
       runner.start({
         searchId: search.id,
-        evaluationIds,
+        candidates: search.results ?? [],
         scoring,
         higherIsBetter: !LOWER_IS_BETTER.has(scoring),
         refit: body.refit ? { ...common, task: first.task, validation: { method: "none" }, name: `search ${search.id} best` } : null,
       });
+      await nextTurn(); // the insert and the first submissions were one block; the 202 body (every candidate) is another
       reply.header("location", `/v1/searches/${search.id}`);
       return reply.code(202).send(searchToWire(store.searches.get(search.id)!));
     },
@@ -195,8 +152,18 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
 
   app.get(
     "/searches",
-    { schema: { tags: ["searches"], summary: "List searches, newest first", querystring: paginationQuery, response: { 200: listOf(searchSchema), ...errorResponses } } },
-    async (request) => page(store.searches.list(request.query.limit + 1, cursorSeq(request.query.cursor)), request.query.limit, searchToWire),
+    {
+      schema: {
+        tags: ["searches"],
+        summary: `List searches, newest first. A page carries at most ${LISTED_RESULTS_PER_MAX_SEARCH} × XIGUA_MAX_SEARCH_CANDIDATES candidate results in all, so it may hold fewer than limit searches; follow next_cursor.`,
+        querystring: paginationQuery,
+        response: { 200: listOf(searchSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { rows, more } = store.searches.list(request.query.limit, cursorSeq(request.query.cursor), LISTED_RESULTS_PER_MAX_SEARCH * app.services.config.maxSearchCandidates);
+      return { items: rows.map(searchToWire), next_cursor: more ? encodeCursor(rows[rows.length - 1].seq) : null };
+    },
   );
 
   app.get("/searches/:id", { schema: { tags: ["searches"], params: idParams, response: { 200: searchSchema, 404: problemSchema } } }, async (request) => {
@@ -211,10 +178,12 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
     async (request, reply) => {
       const s = store.searches.get(request.params.id);
       if (!s) throw notFound("search", request.params.id);
-      if (!store.searches.finishUnsuccessfully(s.id, "cancelled", { type: "urn:xigua:problem:cancelled", title: "Cancelled", status: 409, code: "cancelled", detail: "cancelled by a client request" })) {
+      const candidateIds = (s.results ?? []).map((r) => r.evaluation_id);
+      if (!store.searches.cancel(s.id, candidateIds, { type: "urn:xigua:problem:cancelled", title: "Cancelled", status: 409, code: "cancelled", detail: "cancelled by a client request" })) {
         throw new ApiError("wrong_state", `search ${s.id} is ${s.status}; only a queued or running search can be cancelled`);
       }
-      for (const r of s.results ?? []) jobs.cancel(r.evaluation_id);
+      // The rows are ended already; this stops the candidates' pool tasks.
+      for (const id of candidateIds) jobs.cancel(id);
       return reply.code(202).send(searchToWire(store.searches.get(s.id)!));
     },
   );

@@ -1,0 +1,68 @@
+import { z } from "zod";
+import { paramDistributionsSchema, paramGridSchema } from "../../evaluation/search-space.js";
+import { jobStatus, problemSchema } from "./common.js";
+import { preprocessingStepSchema, validationRequestSchema } from "./models.js";
+
+export const LOWER_IS_BETTER = new Set(["error_rate", "log_loss", "mse", "rmse", "mae"]);
+
+export const createSearchBody = z
+  .object({
+    dataset_id: z.string().min(1),
+    algorithm: z.string().min(1),
+    target: z.string().min(1),
+    features: z.array(z.string().min(1)).min(1).optional(),
+    preprocessing: z.array(preprocessingStepSchema).max(50).optional(),
+    method: z.enum(["grid", "random"]).default("grid"),
+    param_grid: paramGridSchema
+      .optional()
+      .describe("method grid: parameter → values. At most XIGUA_MAX_SEARCH_CANDIDATES (default 1000) combinations: more is 422 with the count."),
+    param_distributions: paramDistributionsSchema
+      .optional()
+      .describe("method random: parameter → list or {distribution: uniform | loguniform | randint, low, high} with low < high (loguniform: 0 < low)."),
+    n_iter: z
+      .number()
+      .int()
+      .min(1)
+      .default(10)
+      .describe("method random: how many candidates; at most XIGUA_MAX_SEARCH_CANDIDATES (default 1000): more is 422. Lists alone spanning fewer combinations give each once."),
+    validation: validationRequestSchema.optional().describe("How each candidate is scored. Default: kfold, k = 5."),
+    scoring: z.string().optional().describe(`Metric to rank by. Default accuracy (classification) or r2 (regression). Lower is better for ${[...LOWER_IS_BETTER].join(", ")}.`),
+    seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
+    refit: z.boolean().default(true).describe("Train a model on all rows with the best params."),
+    positive_class: z.string().optional(),
+  })
+  .strict();
+
+export type CreateSearchBody = z.infer<typeof createSearchBody>;
+
+const resultSchema = z.object({
+  params: z.record(z.string(), z.unknown()),
+  mean_score: z.number().nullable(),
+  std_score: z.number().nullable(),
+  rank: z.number().nullable(),
+  evaluation_id: z.string(),
+  status: z.string().describe("The candidate's evaluation status as of its end; queued until then."),
+});
+
+export const searchSchema = z
+  .object({
+    id: z.string(),
+    status: jobStatus,
+    progress: z.number(),
+    dataset_id: z.string(),
+    algorithm: z.string(),
+    method: z.string(),
+    scoring: z.string(),
+    target: z.string(),
+    validation: z.record(z.string(), z.unknown()),
+    seed: z.number().int(),
+    results: z.array(resultSchema),
+    best_params: z.record(z.string(), z.unknown()).nullable(),
+    best_score: z.number().nullable(),
+    model_id: z.string().optional(),
+    error: problemSchema.optional(),
+    created_at: z.string(),
+    started_at: z.string().optional(),
+    finished_at: z.string().optional(),
+  })
+  .meta({ id: "Search" });
