@@ -21,6 +21,7 @@ export const JOB_PROBLEMS = {
   unusable_input: { status: 422, title: "Unusable input" },
   dataset_deleted: { status: 409, title: "Dataset deleted" },
   invalid_artifact: { status: 422, title: "Invalid artifact" },
+  search_failed: { status: 422, title: "Search failed" },
 } as const satisfies Partial<Record<ErrorCode, { status: number; title: string }>>;
 
 export type JobProblemCode = keyof typeof JOB_PROBLEMS;

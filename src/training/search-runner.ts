@@ -10,6 +10,7 @@
  *         ──▶ rank, best, refit (a new model job)
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
+import { jobProblem } from "./job-failure.js";
 import type { Store } from "../store/store.js";
 import type { SearchResultRow } from "../store/searches.js";
 import type { TrainSpec } from "../store/models.js";
@@ -50,7 +51,7 @@ export class SearchRunner {
     this.run(plan).catch((err) => {
       this.log.error({ err, search: plan.searchId }, "search failed");
       try {
-        this.store.searches.finishUnsuccessfully(plan.searchId, "failed", { type: "urn:xigua:problem:search_failed", title: "Search failed", status: 500, code: "search_failed", detail: "the search could not be completed" });
+        this.store.searches.finishUnsuccessfully(plan.searchId, "failed", jobProblem("training_failed", `the search failed unexpectedly; see the server log (search ${plan.searchId})`));
       } catch {
         // The store is closed (shutdown): the next start marks the search interrupted.
       }
@@ -97,13 +98,7 @@ export class SearchRunner {
     const results = ranked(rows, plan.higherIsBetter);
     const best = results.find((r) => r.rank === 1);
     if (!best) {
-      this.store.searches.finishUnsuccessfully(plan.searchId, "failed", {
-        type: "urn:xigua:problem:search_failed",
-        title: "Search failed",
-        status: 422,
-        code: "search_failed",
-        detail: `no candidate produced a ${plan.scoring} score; see the candidates' evaluations`,
-      });
+      this.store.searches.finishUnsuccessfully(plan.searchId, "failed", jobProblem("search_failed", `no candidate produced a ${plan.scoring} score; see the candidates' evaluations`));
       return;
     }
     let modelId: string | null = null;

@@ -165,15 +165,22 @@ describe("bounded search spaces (issue 10, items 5, 16, 20)", () => {
       headers: { "content-type": "application/json" },
       payload: `{"dataset_id":"${wm3}","algorithm":"cart","target":"好瓜","param_grid":{"max_depth":[2,${deep}]}}`,
     });
+    // Past 64 levels the body-depth guard answers before the route (src/server/plugins/body-depth.ts) …
     assert.equal(nested.statusCode, 422, nested.body);
-    assert.equal(nested.json().errors[0].path, "param_grid.max_depth[1]");
+    assert.equal(nested.json().code, "nesting_too_deep");
+    assert.ok(nested.json().errors[0].path.startsWith("param_grid.max_depth[1]"), nested.json().errors[0].path);
+    // … and past the search's own 8 levels its space check does.
+    const ten = "[".repeat(10) + "1" + "]".repeat(10);
+    const shallow = await post({ param_grid: { max_depth: [2, JSON.parse(ten)] } });
+    assert.equal(shallow.statusCode, 422, shallow.body);
+    assert.equal(shallow.json().errors[0].path, "param_grid.max_depth[1]");
     const inList = await t.app.inject({
       method: "POST",
       url: "/v1/searches",
       headers: { "content-type": "application/json" },
       payload: `{"dataset_id":"${wm3}","algorithm":"cart","target":"好瓜","method":"random","param_distributions":{"max_depth":[${deep}]}}`,
     });
-    assert.equal(inList.statusCode, 400, inList.body);
+    assert.equal(inList.statusCode, 422, inList.body);
     const long = await post({ param_grid: { max_depth: ["x".repeat(100_000)] } });
     assert.equal(long.statusCode, 422, long.body.slice(0, 500));
     assert.ok(long.body.length < 2_000, `error body of ${long.body.length} bytes`);

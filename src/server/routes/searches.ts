@@ -12,6 +12,7 @@ import { createRng } from "../../data/random.js";
 import { gridCandidates, gridSize, randomCandidates, searchSpaceIssues } from "../../evaluation/search-space.js";
 import { encodeCursor } from "../../store/ids.js";
 import type { SearchRecord } from "../../store/searches.js";
+import { jobProblem } from "../../training/job-failure.js";
 import { SearchRunner } from "../../training/search-runner.js";
 import { ApiError, checkJobCapacity, notFound } from "../errors.js";
 import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
@@ -81,7 +82,7 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { store, jobs } = app.services;
   const runner = new SearchRunner(store, jobs, app.log);
-  store.searches.recover({ type: "urn:xigua:problem:interrupted", title: "Interrupted", status: 500, code: "interrupted", detail: "the service stopped while this search was running" });
+  store.searches.recover(jobProblem("interrupted", "the service stopped while this search was running"));
 
   app.post(
     "/searches",
@@ -179,7 +180,7 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
       const s = store.searches.get(request.params.id);
       if (!s) throw notFound("search", request.params.id);
       const candidateIds = (s.results ?? []).map((r) => r.evaluation_id);
-      if (!store.searches.cancel(s.id, candidateIds, { type: "urn:xigua:problem:cancelled", title: "Cancelled", status: 409, code: "cancelled", detail: "cancelled by a client request" })) {
+      if (!store.searches.cancel(s.id, candidateIds, jobProblem("cancelled", "cancelled by a client request"))) {
         throw new ApiError("wrong_state", `search ${s.id} is ${s.status}; only a queued or running search can be cancelled`);
       }
       // The rows are ended already; this stops the candidates' pool tasks.
