@@ -9,6 +9,7 @@
  */
 import { encodeRows } from "../data/rows.js";
 import type { Prediction } from "../models/contract.js";
+import { MAX_BODY_DEPTH, tooDeepPath } from "./plugins/body-depth.js";
 import { ArtifactError, type FittedModel } from "../training/artifact.js";
 import { predictPipeline } from "../training/pipeline.js";
 import { applyThreshold, ThresholdError } from "../training/scoring.js";
@@ -77,6 +78,9 @@ export function parsePredictBody(blocks: readonly Uint8Array[], maxRows: number)
   } catch (e) {
     throw new ApiError("malformed_request", `body is not valid JSON: ${(e as Error).message}`, undefined, 400);
   }
+  // The request thread's depth guard sees only these bytes, so the same guard runs here, after parsing.
+  const deep = tooDeepPath(body);
+  if (deep !== null) throw new ApiError("nesting_too_deep", `the body is nested more than ${MAX_BODY_DEPTH} levels deep at ${deep}`, [{ path: deep, message: `nested more than ${MAX_BODY_DEPTH} levels deep` }]);
   const rows = (body as { rows?: unknown } | null)?.rows;
   if (Array.isArray(rows)) checkRowCount(rows.length, maxRows);
   if (isWellFormedPredictBody(body)) return body as PredictBody;

@@ -184,3 +184,14 @@ describe("outputs that are not finite", () => {
     assert.match(body.warnings[0], /rows 1234$/);
   });
 });
+
+test("a body too large for the request thread is held to the same nesting bound on the pool (422 nesting_too_deep)", async () => {
+  const deep = "[".repeat(100) + "1" + "]".repeat(100);
+  const padding = JSON.stringify(melonRows(8000)).slice(1, -1);
+  const body = `{"rows":[${padding},{"密度":${deep}}]}`;
+  assert.ok(Buffer.byteLength(body) > INLINE_MAX_BODY_BYTES, "the body takes the pool path");
+  const res = await predict(cart, body);
+  assert.equal(res.statusCode, 422, res.body.slice(0, 500));
+  assert.equal(res.json().code, "nesting_too_deep");
+  assert.match(res.json().errors[0].path, /^rows\[8000\]\.密度/);
+});

@@ -26,6 +26,15 @@ function pathOf(frame: Frame): string {
   return out || "body";
 }
 
+/**
+ * A JSON array or object. Bytes are not: a large predict body reaches this hook as its raw blocks
+ * (src/server/predict-body.ts, parsed on the compute pool), and walking a Buffer's indices as keys
+ * cost half a second per 100k-row body on the request thread.
+ */
+function isContainer(value: unknown): value is object {
+  return typeof value === "object" && value !== null && !ArrayBuffer.isView(value) && !(value instanceof ArrayBuffer);
+}
+
 /** True when some container sits deeper than `limit` (the body itself is depth 1). Iterative, no allocation per container. */
 function nestsDeeperThan(body: object, limit: number): boolean {
   const values: object[] = [body];
@@ -37,7 +46,7 @@ function nestsDeeperThan(body: object, limit: number): boolean {
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
         const child: unknown = value[i];
-        if (typeof child === "object" && child !== null) {
+        if (isContainer(child)) {
           values.push(child);
           depths.push(depth + 1);
         }
@@ -45,7 +54,7 @@ function nestsDeeperThan(body: object, limit: number): boolean {
     } else {
       for (const key in value) {
         const child: unknown = (value as Record<string, unknown>)[key];
-        if (typeof child === "object" && child !== null) {
+        if (isContainer(child)) {
           values.push(child);
           depths.push(depth + 1);
         }
@@ -57,14 +66,14 @@ function nestsDeeperThan(body: object, limit: number): boolean {
 
 /** The path of the first container nested deeper than `limit`, or null. The path is only traced once a body is known to be too deep. */
 export function tooDeepPath(body: unknown, limit = MAX_BODY_DEPTH): string | null {
-  if (typeof body !== "object" || body === null || !nestsDeeperThan(body, limit)) return null;
+  if (!isContainer(body) || !nestsDeeperThan(body, limit)) return null;
   const stack: Frame[] = [{ value: body, depth: 1, parent: null, key: "" }];
   while (stack.length > 0) {
     const frame = stack.pop()!;
     if (frame.depth > limit) return pathOf(frame);
     const entries: [string | number, unknown][] = Array.isArray(frame.value) ? frame.value.map((v, i) => [i, v]) : Object.entries(frame.value);
     for (const [key, child] of entries) {
-      if (typeof child === "object" && child !== null) stack.push({ value: child, depth: frame.depth + 1, parent: frame, key });
+      if (isContainer(child)) stack.push({ value: child, depth: frame.depth + 1, parent: frame, key });
     }
   }
   return null;
