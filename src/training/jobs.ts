@@ -106,8 +106,13 @@ export class JobRunner {
     return ended;
   }
 
-  /** Start-up: jobs left running by a dead process failed; queued ones run again. */
+  /**
+   * Start-up: jobs left running by a dead process failed; queued ones run again,
+   * except a search's candidates: a search cannot resume after a restart, so it
+   * and its candidates end as interrupted first (re-queued, they would run for nothing).
+   */
   recover(): { requeued: number } {
+    this.store.searches.recover(jobProblem("interrupted", "the service stopped while this search was running"));
     const models = this.store.models.recover(interruptedProblem());
     const evaluations = this.store.evaluations.recover(interruptedProblem());
     models.forEach((id) => this.submitTraining(id));
