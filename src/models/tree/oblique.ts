@@ -76,7 +76,9 @@ export function obliqueCandidate(
 
   // a·x − t ≤ 0 goes left; V holds a·x_j − t for the current plane.
   // Every start gets its best threshold; only the most promising ones are refined (OC1 is the costly part).
+  throwIfAborted(signal); // gathering the node's rows and the LDA starts below are O(m·d²) each
   const starts = ldaDirections(data);
+  throwIfAborted(signal);
   const bestAxisCand = axis.reduce<Candidate | null>((b, c) => (!b || c.gain > b.gain ? c : b), null);
   if (bestAxisCand) {
     const a = new Float64Array(d);
