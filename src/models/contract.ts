@@ -76,7 +76,7 @@ export interface Algorithm<P = any, S = any> {
   fit(train: TrainingSet, params: P, ctx: FitContext): S;
   predict(state: S, X: Frame): Prediction;
   /** Family-specific explanation (API.md /explain). */
-  explain?(state: S, options?: { format?: string; maxNodes?: number; maxDepth?: number }): unknown;
+  explain?(state: S, options?: { format?: string; maxNodes?: number; maxDepth?: number; maxValues?: number }): unknown;
 }
 
 /** Thrown by fit for input that is well-formed but unusable (becomes a 422 or a failed job with this message). */

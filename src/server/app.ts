@@ -37,6 +37,19 @@ export interface BuildOptions {
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
+/**
+ * Node expires slow requests from a periodic sweep (default every 30 s), so a short
+ * configured limit also needs a shorter sweep to be honoured near its value.
+ */
+function requestTimeouts(requestTimeoutMs: number) {
+  return {
+    requestTimeout: requestTimeoutMs,
+    // Node refuses a headers limit above the request limit.
+    headersTimeout: Math.min(60_000, requestTimeoutMs),
+    connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(requestTimeoutMs / 4))),
+  };
+}
+
 type OpenApiDocument = { paths?: Record<string, Record<string, { requestBody?: { content?: Record<string, unknown> } }>> };
 
 /** POST /v1/datasets also takes text/csv: zod describes one body, so the CSV alternative is added to the document here. */
@@ -53,6 +66,10 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: config.bodyLimitBytes,
+    // Fastify's default (0) lets a body that trickles or stops hold its connection forever;
+    // an expired request is answered 408 request_timeout by clientErrorHandler.
+    requestTimeout: config.requestTimeoutMs,
+    http: requestTimeouts(config.requestTimeoutMs),
     // Honour a caller's request id when it is sane, so logs correlate across services.
     genReqId: (req) => {
       const given = req.headers["x-request-id"];

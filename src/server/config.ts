@@ -26,6 +26,8 @@ export interface Config {
   predictMaxRows: number;
   /** Most candidates one search may evaluate; more → 422. */
   maxSearchCandidates: number;
+  /** Time to receive a whole request (headers and body) once its first byte arrived; past it → 408 and the connection is closed. */
+  requestTimeoutMs: number;
 }
 
 export const DEFAULTS: Config = {
@@ -47,6 +49,8 @@ export const DEFAULTS: Config = {
   jobMemoryMb: 4096,
   predictMaxRows: 100_000,
   maxSearchCandidates: 1000,
+  // Long enough for a 100 MB body on a link of about 1 Mbit/s; a body that trickles or stops holds its connection no longer.
+  requestTimeoutMs: 15 * 60 * 1000,
 };
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -76,5 +80,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobMemoryMb: int(env, "XIGUA_JOB_MEMORY_MB", DEFAULTS.jobMemoryMb, 64),
     predictMaxRows: int(env, "XIGUA_PREDICT_MAX_ROWS", DEFAULTS.predictMaxRows, 1),
     maxSearchCandidates: int(env, "XIGUA_MAX_SEARCH_CANDIDATES", DEFAULTS.maxSearchCandidates, 1),
+    requestTimeoutMs: int(env, "XIGUA_REQUEST_TIMEOUT_S", DEFAULTS.requestTimeoutMs / 1000, 1) * 1000,
   };
 }

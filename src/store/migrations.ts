@@ -105,6 +105,10 @@ const MIGRATIONS: readonly Migration[] = [
   // on the dataset row and the full list in its own table (a listing must not read or
   // parse every column's summary).
   chunkDatasetColumns,
+  // 5: a search's candidates by search (cancel and recovery end them by search id).
+  `
+  CREATE INDEX evaluations_search ON evaluations(search_id);
+  `,
 ];
 
 /** Chunk sizes of the datasets migration 4 converts; each dataset records its own (chunk_rows, level_chunk). */

@@ -207,22 +207,40 @@ export class SearchRepository {
    * Cancels the search and its unfinished candidates in one transaction (one
    * commit, not one per candidate). False when the search was not queued or running.
    */
-  cancel(id: string, candidateIds: readonly string[], reason: Problem): boolean {
+  cancel(id: string, reason: Problem): boolean {
     return this.db
       .transaction(() => {
         if (!this.finishUnsuccessfully(id, "cancelled", reason)) return false;
-        const now = nowIso();
-        this.sql(
-          `UPDATE evaluations SET status = 'cancelled', error_json = ?, finished_at = ?, updated_at = ?, version = ${NEXT_VERSION}
-           WHERE id IN (SELECT value FROM json_each(?)) AND status IN ('queued', 'running')`,
-        ).run(JSON.stringify(reason), now, now, JSON.stringify(candidateIds));
+        this.endCandidates(id, "cancelled", reason);
         return true;
       })
       .immediate();
   }
 
-  /** A search's orchestration lives in the process that started it: after a restart it cannot resume. */
+  /**
+   * A search's orchestration lives in the process that started it: after a restart it
+   * cannot resume. Every queued or running search fails as interrupted, and so does
+   * every unfinished candidate (of those, or of a search that had ended without
+   * ending them), in one transaction: no candidate is left for the job runner to re-queue.
+   */
   recover(interrupted: Problem): void {
-    this.sql("UPDATE searches SET status = 'failed', error_json = ?, finished_at = ? WHERE status IN ('queued', 'running')").run(JSON.stringify(interrupted), nowIso());
+    this.db
+      .transaction(() => {
+        this.sql("UPDATE searches SET status = 'failed', error_json = ?, finished_at = ? WHERE status IN ('queued', 'running')").run(JSON.stringify(interrupted), nowIso());
+        const now = nowIso();
+        this.sql(
+          `UPDATE evaluations SET status = 'failed', error_json = ?, finished_at = ?, updated_at = ?, version = ${NEXT_VERSION}
+           WHERE search_id IS NOT NULL AND status IN ('queued', 'running')`,
+        ).run(JSON.stringify(interrupted), now, now);
+      })
+      .immediate();
+  }
+
+  private endCandidates(searchId: string, status: "failed" | "cancelled", reason: Problem): void {
+    const now = nowIso();
+    this.sql(
+      `UPDATE evaluations SET status = ?, error_json = ?, finished_at = ?, updated_at = ?, version = ${NEXT_VERSION}
+       WHERE search_id = ? AND status IN ('queued', 'running')`,
+    ).run(status, JSON.stringify(reason), now, now, searchId);
   }
 }

@@ -11,9 +11,9 @@ import type { Store } from "../store/store.js";
 import type { Problem } from "../store/models.js";
 import type { TrainingPool } from "./pool.js";
 import type { FoldsOutput, ScoreOutput, TrainOutput, WorkerMessage, WorkerTask } from "./worker.js";
-import { resolveSpec } from "./spec.js";
-import type { ResolvedSpec } from "./train.js";
-import { assembleValidation, splitCount } from "./validate.js";
+import type { DatasetRecord } from "../store/datasets.js";
+import { assembleValidation, splitCount, type AssemblySpec } from "./validate.js";
+import type { Validation } from "./validation.js";
 import { describeFailure, jobProblem, memoryLimitProblem } from "./job-failure.js";
 import { createStopFlag, requestStop, stopReason, type StopReason } from "./stop-flag.js";
 
@@ -60,10 +60,21 @@ interface RunningJob {
 /** A worker task before its progress port is attached. */
 type TaskBody = WorkerTask extends infer T ? (T extends unknown ? Omit<T, "port"> : never) : never;
 
+/** What cutting an evaluation into fold chunks needs of its dataset's target column. */
+interface TargetFacts {
+  usableRows: number;
+  missing: number;
+  levels: readonly string[];
+}
+
+/** Datasets never change, so their target facts are kept for the next evaluation (a search submits hundreds on one dataset). */
+const TARGET_FACTS_CACHE = 16;
+
 const interruptedProblem = (): Problem => jobProblem("interrupted", "the service stopped while this job was running");
 
 export class JobRunner {
   private readonly running = new Map<string, RunningJob>();
+  private readonly targetFacts = new Map<string, TargetFacts | null>();
   private closing = false;
 
   constructor(
@@ -106,8 +117,13 @@ export class JobRunner {
     return ended;
   }
 
-  /** Start-up: jobs left running by a dead process failed; queued ones run again. */
+  /**
+   * Start-up: jobs left running by a dead process failed; queued ones run again,
+   * except a search's candidates: a search cannot resume after a restart, so it
+   * and its candidates end as interrupted first (re-queued, they would run for nothing).
+   */
   recover(): { requeued: number } {
+    this.store.searches.recover(jobProblem("interrupted", "the service stopped while this search was running"));
     const models = this.store.models.recover(interruptedProblem());
     const evaluations = this.store.evaluations.recover(interruptedProblem());
     models.forEach((id) => this.submitTraining(id));
@@ -217,27 +233,40 @@ export class JobRunner {
     this.running.set(id, job);
   }
 
-  /** Fold ranges for a cross-validation evaluation, one per worker; null when it is better run as one task. */
-  private foldChunks(id: string): { ranges: [number, number][]; spec: ResolvedSpec; classes: string[] | null; warnings: string[] } | null {
+  /**
+   * Fold ranges for a cross-validation evaluation, one per worker; null when it is better
+   * run as one task. Runs on the main thread for every submitted evaluation, so it reads
+   * the stored spec's resolved fields (the route resolved and validated it; the worker
+   * resolves it again and reports any problem) and the target's facts once per dataset.
+   */
+  private foldChunks(id: string): { ranges: [number, number][]; spec: AssemblySpec; classes: string[] | null; warnings: string[] } | null {
     if (this.pool.size < 2) return null;
     const record = this.store.evaluations.get(id);
-    const dataset = record && this.store.datasets.get(record.dataset_id);
-    if (!record || !dataset || record.spec.model_id) return null;
-    let spec: ResolvedSpec;
-    try {
-      spec = resolveSpec(record.spec as never, dataset, "evaluate");
-    } catch {
-      return null; // the worker will report the problem
-    }
-    const target = dataset.columns.find((c) => c.name === spec.target);
-    const usable = dataset.row_count - (target?.missing_count ?? 0);
-    const splits = splitCount(spec.validation, usable);
+    if (!record || record.spec.model_id) return null;
+    const stored = record.spec as { target?: unknown; validation?: Validation; positive_class?: string | null; beta?: number };
+    if (typeof stored.target !== "string" || !stored.validation) return null;
+    const target = this.targetFactsOf(record.dataset_id, stored.target);
+    if (!target) return null;
+    const splits = splitCount(stored.validation, target.usableRows);
     if (splits < 2) return null;
     const parts = Math.min(splits, this.pool.size);
     const ranges: [number, number][] = Array.from({ length: parts }, (_, p) => [Math.floor((p * splits) / parts), Math.floor(((p + 1) * splits) / parts)]);
-    const classes = spec.task === "classification" ? [...(target?.levels ?? [])] : null;
-    const warnings = target?.missing_count ? [`${target.missing_count} rows with a missing target were left out`] : [];
+    const spec: AssemblySpec = { validation: stored.validation, positiveClass: stored.positive_class ?? null, ...(stored.beta !== undefined ? { beta: stored.beta } : {}) };
+    const classes = record.task === "classification" ? [...target.levels] : null;
+    const warnings = target.missing ? [`${target.missing} rows with a missing target were left out`] : [];
     return { ranges, spec, classes, warnings };
+  }
+
+  private targetFactsOf(datasetId: string, column: string): TargetFacts | null {
+    const key = `${datasetId}\u0000${column}`;
+    if (this.targetFacts.has(key)) return this.targetFacts.get(key)!;
+    const dataset: DatasetRecord | undefined = this.store.datasets.get(datasetId);
+    if (!dataset) return null; // not cached: the worker reports the missing dataset
+    const info = dataset.columns.find((c) => c.name === column);
+    const facts = info ? { usableRows: dataset.row_count - info.missing_count, missing: info.missing_count, levels: info.levels ?? [] } : null;
+    if (this.targetFacts.size >= TARGET_FACTS_CACHE) this.targetFacts.delete(this.targetFacts.keys().next().value!);
+    this.targetFacts.set(key, facts);
+    return facts;
   }
 
   private succeed(id: string, output: TrainOutput | ScoreOutput): void {

@@ -100,7 +100,10 @@ export function splitCount(v: Validation, n: number): number {
   }
 }
 
-function scoringOf(spec: ResolvedSpec, classes: readonly string[] | null): ScoringOptions {
+/** What assembling folds' outcomes needs of a spec: the job runner has it from the stored spec without resolving it. */
+export type AssemblySpec = Pick<ResolvedSpec, "validation" | "positiveClass" | "beta">;
+
+function scoringOf(spec: AssemblySpec, classes: readonly string[] | null): ScoringOptions {
   return { classes, positiveClass: spec.positiveClass, beta: spec.beta };
 }
 
@@ -140,7 +143,7 @@ function targetOf(y: Int32Array | Float64Array, classes: readonly string[] | nul
 }
 
 /** Folds (in index order) → the evaluation body. Shared by the in-worker path and the fold-parallel path. */
-export function assembleValidation(spec: ResolvedSpec, classes: readonly string[] | null, outcomes: readonly FoldOutcome[]): EvaluationResult {
+export function assembleValidation(spec: AssemblySpec, classes: readonly string[] | null, outcomes: readonly FoldOutcome[]): EvaluationResult {
   const v = spec.validation;
   const scoring = scoringOf(spec, classes);
   const sorted = [...outcomes].sort((a, b) => a.index - b.index);

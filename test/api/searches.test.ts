@@ -232,7 +232,7 @@ test("a few dozen candidates: results and ranks are those of their evaluations, 
   assert.equal(done.best_score, Math.max(...results.map((r) => r.mean_score ?? -Infinity)));
 });
 
-test("a search stopped by shutdown is recovered as interrupted, not failed for want of scores", async () => {
+test("a search stopped by shutdown is recovered as interrupted, not failed for want of scores; its candidates are not re-queued", async () => {
   const dir = mkdtempSync(join(tmpdir(), "xigua-search-restart-"));
   const first = await testApp({ workers: 1, shutdownGraceMs: 0 }, dir);
   const ds = (await uploadCsv(first.app, "wm3", fixture("watermelon-3.0.csv"))).id;
@@ -248,6 +248,11 @@ test("a search stopped by shutdown is recovered as interrupted, not failed for w
     const after = (await second.app.inject({ url: `/v1/searches/${res.json().id}` })).json();
     assert.equal(after.status, "failed");
     assert.equal(after.error.code, "interrupted", JSON.stringify(after.error));
+    assert.equal(second.app.services.jobs.activeCount, 0, "no candidate of the interrupted search runs again");
+    const candidates = (after.results as { evaluation_id: string }[]).map((r) => second.app.services.store.evaluations.get(r.evaluation_id)!);
+    const unfinished = candidates.filter((e) => e.status !== "succeeded");
+    assert.ok(unfinished.length > 0, "the shutdown left candidates unfinished");
+    for (const e of unfinished) assert.deepEqual([e.status, e.error?.code], ["failed", "interrupted"], e.id);
   } finally {
     await second.close();
   }

@@ -10,6 +10,7 @@ import { permutation, type Rng } from "../../data/random.js";
 import { UnusableInputError, type Algorithm, type FitContext, type Target, type TrainingSet } from "../contract.js";
 import { checkClasses, checkFinite, checkLength, checkUnique, f64, structural } from "../state-schemas.js";
 import { numericFeatureNames, rowMajor } from "../design-matrix.js";
+import { maxValuesOf } from "../explain-bounds.js";
 import { layoutOf, Network, type NetworkSpec } from "./network.js";
 import type { LossName, OutputName } from "./output-layer.js";
 import { mlpParams, type MlpParams } from "./params.js";
@@ -221,21 +222,31 @@ function predict(state: MlpState, frame: Parameters<Algorithm["predict"]>[1]) {
   return { task: "classification" as const, labels, proba };
 }
 
-function explain(state: MlpState) {
+/**
+ * Per layer its shape and at most `maxValues` weights (whole rows of `weights[i][j]`,
+ * input i to unit j, from the first input on; part of the first row when a row is
+ * longer) and biases, with the input and unit names those cover and `truncated` when
+ * anything was left out: a 16 × 4096 network's weights stay in the artifact.
+ */
+function explain(state: MlpState, options?: { maxValues?: number }) {
   const layout = layoutOf(state.sizes);
-  const names = (l: number): string[] =>
-    l === 0 ? state.features : l === state.sizes.length - 1 ? outputNames(state) : Array.from({ length: state.sizes[l] }, (_, h) => `h${l}_${h}`);
+  const maxValues = maxValuesOf(options?.maxValues);
+  const names = (l: number, count: number): string[] =>
+    l === 0 ? state.features.slice(0, count) : l === state.sizes.length - 1 ? outputNames(state).slice(0, count) : Array.from({ length: count }, (_, h) => `h${l}_${h}`);
   const layers = state.sizes.slice(1).map((m, idx) => {
     const nIn = state.sizes[idx];
     const wo = layout.weights[idx];
     const bo = layout.biases[idx];
-    const inputs = names(idx);
+    const cols = Math.min(m, maxValues);
+    const rows = Math.min(nIn, Math.max(1, Math.floor(maxValues / m)));
     return {
-      inputs,
-      units: names(idx + 1),
+      shape: { inputs: nIn, units: m },
+      inputs: names(idx, rows),
+      units: names(idx + 1, cols),
       /** weights[i][j]: from input i to unit j. */
-      weights: Array.from({ length: nIn }, (_, i) => Array.from(state.params.subarray(wo + i * m, wo + (i + 1) * m))),
-      biases: Array.from(state.params.subarray(bo, bo + m)),
+      weights: Array.from({ length: rows }, (_, i) => Array.from(state.params.subarray(wo + i * m, wo + i * m + cols))),
+      biases: Array.from(state.params.subarray(bo, bo + cols)),
+      truncated: rows < nIn || cols < m,
     };
   });
   return {

@@ -105,7 +105,7 @@ export const svm: Algorithm<SvmParams, SvmState> & { decision(state: SvmState, X
     if (state.model.classes.length !== 2) throw new Error("decision is defined for two-class svm models only");
     return binarySvc.decision!(state.model.models[0], selectColumns(X, state.features));
   },
-  explain: (state) => explainSvm(state.features, state.model),
+  explain: (state, options) => explainSvm(state.features, state.model, options?.maxValues),
 };
 
 export type { BinarySvcState };

@@ -11,6 +11,8 @@ import { resolveGamma, type KernelSpec } from "./kernel.js";
 import { MB, kernelParamsShape } from "./params.js";
 import { buildModel, decisionValues, supportVectorModelSchema, type SupportVectorModel } from "./support-vector-model.js";
 import { solveSvr } from "./svr-problem.js";
+import { boundedCoefficients } from "./explain.js";
+import { ValueBudget, maxValuesOf } from "../explain-bounds.js";
 
 export const svrParams = z
   .object({
@@ -66,14 +68,13 @@ export const svr: Algorithm<SvrParams, SvrState> = {
     const frame = selectColumns(X, state.features);
     return { task: "regression", values: decisionValues(state.model, rowMajor(frame), frame.rowCount) };
   },
-  explain(state) {
+  explain(state, options) {
     const m = state.model;
     return {
       kernel: m.kernel,
       n_support: m.coef.length,
-      dual_coef: Array.from(m.coef),
       intercept: m.intercept,
-      ...(m.weights ? { coefficients: Object.fromEntries(state.features.map((f, t) => [f, (m.weights as Float64Array)[t]])) } : {}),
+      ...boundedCoefficients(m, state.features, new ValueBudget(maxValuesOf(options?.maxValues))),
     };
   },
 };

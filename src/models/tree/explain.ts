@@ -13,7 +13,9 @@
  *   `samples: 0`, zero distribution, and its parent's prediction;
  * - oblique splits name the linear combination in `feature` and give `weights`;
  * - `candidates` lists the attributes that could split the node (a constant
- *   attribute has no score and is left out), in column order.
+ *   attribute has no score and is left out), in column order: at most the best
+ *   EXPLAIN_MAX_CANDIDATES by score (higher for info_gain and gain_ratio, lower for
+ *   gini_index and mse; ties by column order), `more_candidates` counting the rest.
  *
  * Output is bounded: at most `maxNodes` nodes (default 1,000, at most 10,000) and
  * `maxDepth` levels are shown, chosen breadth-first so the top of the tree comes
@@ -41,6 +43,8 @@ export interface ExplainNode {
     threshold?: number;
     weights?: Record<string, number>;
     candidates: { feature: string; score: number; threshold?: number }[];
+    /** Candidates left out of `candidates` (the lowest-scoring ones). */
+    more_candidates?: number;
   };
   children: { when: When; fraction: number; node: ExplainNode }[];
   /** Set when the children were left out to bound the output. */
@@ -50,6 +54,8 @@ export interface ExplainNode {
 
 export const EXPLAIN_DEFAULT_MAX_NODES = 1000;
 export const EXPLAIN_MAX_NODES = 10_000;
+/** Candidates listed per node: with thousands of columns, every node would otherwise list them all. */
+export const EXPLAIN_MAX_CANDIDATES = 20;
 
 export interface ExplainOptions {
   format?: string;
@@ -168,13 +174,26 @@ function nodeJson(s: TreeState, i: number): ExplainNode {
   };
   if (s.kind[i] !== CATEGORICAL) split.threshold = s.threshold[i];
   if (s.kind[i] === OBLIQUE) split.weights = obliqueWeights(s, i);
-  for (let c = s.candOffset[i]; c < s.candOffset[i + 1]; c++) {
+  const listed = listedCandidates(s, i);
+  if (listed.more > 0) split.more_candidates = listed.more;
+  for (const c of listed.ids) {
     const cand: { feature: string; score: number; threshold?: number } = { feature: names[s.candFeature[c]], score: s.candScore[c] };
     if (!Number.isNaN(s.candThreshold[c])) cand.threshold = s.candThreshold[c];
     split.candidates.push(cand);
   }
   out.split = split;
   return out;
+}
+
+/** Candidate ids of node i to list, in column order, and how many were left out. */
+function listedCandidates(s: TreeState, i: number): { ids: number[]; more: number } {
+  const from = s.candOffset[i];
+  const count = s.candOffset[i + 1] - from;
+  const ids = Array.from({ length: count }, (_, c) => from + c);
+  if (count <= EXPLAIN_MAX_CANDIDATES) return { ids, more: 0 };
+  const sign = s.criterion === "info_gain" || s.criterion === "gain_ratio" ? -1 : 1;
+  const best = ids.sort((a, b) => sign * (s.candScore[a] - s.candScore[b]) || a - b).slice(0, EXPLAIN_MAX_CANDIDATES);
+  return { ids: best.sort((a, b) => a - b), more: count - EXPLAIN_MAX_CANDIDATES };
 }
 
 function predictionOf(s: TreeState, i: number): string | number {

@@ -188,7 +188,7 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
 
   function obliqueCandidates(item: Work, impurity: number): Candidate[] {
     const axis = axisCandidates(item, impurity);
-    const o = obliqueCandidate(item.range, cols, tt, opts, item.stats, item.weight, impurity, axis, ctx.rng);
+    const o = obliqueCandidate(item.range, cols, tt, opts, item.stats, item.weight, impurity, axis, ctx.rng, ctx.signal);
     return o ? [...axis, o] : axis;
   }
 

@@ -17,6 +17,7 @@
  */
 import { CholeskyDecomposition, Matrix } from "ml-matrix";
 import type { Rng } from "../../data/random.js";
+import { throwIfAborted, type AbortFlag } from "../contract.js";
 import type { NodeRange, TreeTarget } from "./arena.js";
 import type { EngineOptions } from "./engine-options.js";
 import type { ImpurityKind } from "./impurity.js";
@@ -62,6 +63,7 @@ export function obliqueCandidate(
   impurity: number,
   axis: readonly Candidate[],
   rng: Rng,
+  signal?: AbortFlag,
 ): Candidate | null {
   const oo = opts.oblique;
   if (!oo || !target.yc || cols.num.some((c) => !c)) return null;
@@ -74,7 +76,9 @@ export function obliqueCandidate(
 
   // a·x − t ≤ 0 goes left; V holds a·x_j − t for the current plane.
   // Every start gets its best threshold; only the most promising ones are refined (OC1 is the costly part).
+  throwIfAborted(signal); // gathering the node's rows and the LDA starts below are O(m·d²) each
   const starts = ldaDirections(data);
+  throwIfAborted(signal);
   const bestAxisCand = axis.reduce<Candidate | null>((b, c) => (!b || c.gain > b.gain ? c : b), null);
   if (bestAxisCand) {
     const a = new Float64Array(d);
@@ -103,6 +107,8 @@ export function obliqueCandidate(
     for (let iter = 0; iter < oo.maxIter; iter++) {
       let improved = false;
       for (let j = 0; j <= d; j++) {
+        // One node's refinement is (d + 1) sweeps of O(m log m) per iteration: long enough to need its own checkpoints.
+        throwIfAborted(signal);
         if (j < d && data.sd[j] === 0) continue;
         const dir = j < d ? column(data, j, u) : minusOne;
         const s = sweeper.sweep(V, dir);
@@ -116,6 +122,7 @@ export function obliqueCandidate(
       if (!improved) break;
     }
     for (let r = 0; r < oo.restarts; r++) {
+      throwIfAborted(signal);
       const dir = new Float64Array(d);
       for (let j = 0; j < d; j++) dir[j] = data.sd[j] > 0 ? rng.normal() : 0;
       project(data, dir, u);

@@ -163,7 +163,10 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
       schema: {
         tags: ["models"],
         summary:
-          "Family-specific explanation (trees: the tree; linear models: coefficients). format=text|dot for trees; a tree shows at most max_nodes nodes (default 1000, breadth-first), the rest marked truncated. 409 wrong_state when the stored artifact no longer loads.",
+          "Family-specific explanation (trees: the tree; linear models: coefficients; SVM/SVR: support-vector counts, intercepts, coefficients; MLP: layer shapes and weights). " +
+          "Bounded, the whole state staying in the artifact: format=text|dot for trees; a tree shows at most max_nodes nodes (default 1000, breadth-first), the rest marked truncated, and per node the best 20 split candidates (more_candidates counts the rest). " +
+          "SVM and SVR list at most max_values numbers (default 1000) of primal weights (linear kernel) and dual coefficients in all problems together, flagged coefficients_truncated / dual_coef_truncated, and list problems while that lasts (problem_count, problems_truncated); " +
+          "an MLP lists per layer its shape and at most max_values weights (whole rows from the first input) and biases, with truncated set when some were left out. 409 wrong_state when the stored artifact no longer loads.",
         params: idParams,
         querystring: explainQuery,
         response: { 200: z.union([z.record(z.string(), z.unknown()), z.string()]), 404: problemSchema, 409: problemSchema, ...errorResponses },
@@ -172,13 +175,13 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
     async (request, reply) => {
       const m = getModel(request.params.id);
       requireSucceeded(m);
-      const { format, max_nodes, max_depth } = request.query;
-      const key = `${m.artifact_sha256}:${format}:${max_nodes}:${max_depth ?? ""}`;
+      const { format, max_nodes, max_depth, max_values } = request.query;
+      const key = `${m.artifact_sha256}:${format}:${max_nodes}:${max_depth ?? ""}:${max_values}`;
       let explained = explanations.get(key);
       if (!explained) {
         const model = loadedModel(m);
         if (!model.algorithm.explain) throw new ApiError("unusable_request", `${model.algorithm.name} has no explanation`);
-        const explanation = model.algorithm.explain(model.pipeline.state, { format, maxNodes: max_nodes, maxDepth: max_depth });
+        const explanation = model.algorithm.explain(model.pipeline.state, { format, maxNodes: max_nodes, maxDepth: max_depth, maxValues: max_values });
         if (typeof explanation === "string") {
           explained = { body: Buffer.from(explanation), contentType: format === "dot" ? "text/vnd.graphviz; charset=utf-8" : "text/plain; charset=utf-8" };
         } else {

@@ -82,7 +82,6 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { store, jobs } = app.services;
   const runner = new SearchRunner(store, jobs, app.log);
-  store.searches.recover(jobProblem("interrupted", "the service stopped while this search was running"));
 
   app.post(
     "/searches",
@@ -180,7 +179,7 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
       const s = store.searches.get(request.params.id);
       if (!s) throw notFound("search", request.params.id);
       const candidateIds = (s.results ?? []).map((r) => r.evaluation_id);
-      if (!store.searches.cancel(s.id, candidateIds, jobProblem("cancelled", "cancelled by a client request"))) {
+      if (!store.searches.cancel(s.id, jobProblem("cancelled", "cancelled by a client request"))) {
         throw new ApiError("wrong_state", `search ${s.id} is ${s.status}; only a queued or running search can be cancelled`);
       }
       // The rows are ended already; this stops the candidates' pool tasks.

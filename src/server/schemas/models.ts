@@ -2,6 +2,7 @@ import { z } from "zod";
 import { cellValue, jobStatus, problemSchema } from "./common.js";
 import { listSteps } from "../../training/steps.js";
 import { EXPLAIN_DEFAULT_MAX_NODES, EXPLAIN_MAX_NODES } from "../../models/tree/explain.js";
+import { EXPLAIN_DEFAULT_MAX_VALUES, EXPLAIN_MAX_VALUES } from "../../models/explain-bounds.js";
 
 const metricsSchema = z.record(z.string(), z.number().nullable());
 
@@ -128,4 +129,6 @@ export const explainQuery = z.object({
   max_nodes: z.coerce.number().int().min(1).max(EXPLAIN_MAX_NODES).default(EXPLAIN_DEFAULT_MAX_NODES),
   /** Trees: levels below the root shown at most. */
   max_depth: z.coerce.number().int().min(0).max(10_000).optional(),
+  /** SVM, SVR, MLP: numbers listed at most (dual coefficients and primal weights in all problems together; weights per layer); the rest is marked truncated. */
+  max_values: z.coerce.number().int().min(1).max(EXPLAIN_MAX_VALUES).default(EXPLAIN_DEFAULT_MAX_VALUES),
 });

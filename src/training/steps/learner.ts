@@ -51,7 +51,8 @@ export function fitLearner(algorithm: Algorithm, params: unknown, X: Frame, targ
   return {
     predict: (frame) => algorithm.predict(state, prepare(frame)),
     importances(prefer, combine) {
-      const explanation = (algorithm.explain?.(state) ?? null) as Explanation | null;
+      // Every coefficient: the bound on listed values is for HTTP answers (a linear SVR's weights by feature are its importances).
+      const explanation = (algorithm.explain?.(state, { maxValues: Number.POSITIVE_INFINITY }) ?? null) as Explanation | null;
       if (!explanation) return null;
       const out = new Float64Array(X.columns.length);
       const add = (name: string, v: number) => {

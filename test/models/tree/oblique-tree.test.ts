@@ -75,4 +75,14 @@ describe("oblique_tree", () => {
     const imp = explain(s).feature_importances;
     assert.ok(Math.abs(Object.values(imp).reduce((a, b) => a + b, 0) - 1) < 1e-9);
   });
+
+  test("an aborted signal stops a fit inside a node's refinement, not only between nodes", () => {
+    // max_depth 4: at most 31 node expansions, fewer than the 64 between the grower's own checkpoints.
+    const d = realData("breast-cancer");
+    const controller = new AbortController();
+    controller.abort(new Error("stopped by the test"));
+    const p = obliqueTree.params.parse({ max_depth: 4, n_restarts: 5 });
+    assert.ok(obliqueTree.fit(d.train, p, ctx()).kind.length > 1, "without a signal the fit grows a tree");
+    assert.throws(() => obliqueTree.fit(d.train, p, { ...ctx(), signal: controller.signal }), /stopped by the test/);
+  });
 });
