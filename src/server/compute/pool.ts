@@ -9,6 +9,7 @@ import { Piscina } from "piscina";
 import { ApiError } from "../errors.js";
 import type { CacheLimits } from "../model-cache.js";
 import type { PredictBody } from "../schemas/models.js";
+import type { ExplainOptions, Explained } from "../explain.js";
 import type { FeatureScoresTask, WireScore } from "./feature-scores.js";
 import { unwrap, type Outcome } from "./problem.js";
 import type { ComputeTask, ComputeWorkerData } from "./worker.js";
@@ -62,6 +63,11 @@ export class ComputePool {
     const result = await this.run(task, transferList);
     if (ArrayBuffer.isView(result)) return Buffer.from(result.buffer, result.byteOffset, result.byteLength);
     return unwrap(result as Outcome<never>);
+  }
+
+  /** The explanation's bytes, or (options null) only a check that the stored artifact still loads. */
+  async explain(modelId: string, sha256: string, options: ExplainOptions | null): Promise<Explained | null> {
+    return unwrap((await this.run({ kind: "explain", modelId, sha256, options })) as Outcome<Explained | null>);
   }
 
   async featureScores(datasetId: string, task: FeatureScoresTask): Promise<WireScore[]> {

@@ -20,6 +20,7 @@ import { ApiError } from "../errors.js";
 import { ModelCache, type CacheLimits } from "../model-cache.js";
 import { parsePredictBody, predictJson, servingModel } from "../predict.js";
 import type { PredictBody } from "../schemas/models.js";
+import { explainModel, type ExplainOptions, type Explained } from "../explain.js";
 import { scoreFeatures, type FeatureScoresTask, type WireScore } from "./feature-scores.js";
 import { problemOf, type Outcome } from "./problem.js";
 
@@ -31,7 +32,9 @@ export interface ComputeWorkerData {
 export type ComputeTask =
   /** `blocks`: an unparsed body; `body`: one already parsed and validated on the request thread. */
   | { kind: "predict"; modelId: string; sha256: string; maxRows: number; blocks?: Uint8Array[]; body?: PredictBody }
-  | ({ kind: "feature-scores"; datasetId: string } & FeatureScoresTask);
+  | ({ kind: "feature-scores"; datasetId: string } & FeatureScoresTask)
+  /** `options` null: only check that the stored artifact still loads (the artifact route's 409). */
+  | { kind: "explain"; modelId: string; sha256: string; options: ExplainOptions | null };
 
 const { dbPath, cache: limits } = workerData as ComputeWorkerData;
 let db: Db | undefined;
@@ -52,6 +55,12 @@ function predict(task: Extract<ComputeTask, { kind: "predict" }>): string {
   return predictJson(task.modelId, model, body);
 }
 
+function explain(task: Extract<ComputeTask, { kind: "explain" }>): Explained | null {
+  connection();
+  const model = servingModel(models!, task.modelId, task.sha256);
+  return task.options ? explainModel(model, task.options) : null;
+}
+
 function featureScores(task: Extract<ComputeTask, { kind: "feature-scores" }>): WireScore[] {
   const frame = new DatasetRepository(connection()).loadFrame(task.datasetId);
   if (!frame) throw new ApiError("not_found", `dataset ${task.datasetId} does not exist`);
@@ -69,6 +78,7 @@ const utf8 = new TextEncoder();
 export default function runComputeTask(task: ComputeTask): Uint8Array | Outcome<unknown> {
   try {
     if (task.kind === "predict") return move(utf8.encode(predict(task))) as Uint8Array;
+    if (task.kind === "explain") return { ok: true, value: explain(task) };
     return { ok: true, value: featureScores(task) };
   } catch (e) {
     return { ok: false, problem: problemOf(e) };

@@ -7,7 +7,7 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { ModelRecord, TrainSpec } from "../../store/models.js";
-import { ArtifactError, loadArtifact, type FittedModel } from "../../training/artifact.js";
+import { ArtifactError, loadArtifact } from "../../training/artifact.js";
 import { describePipeline } from "../../training/pipeline.js";
 import { resolveSpec, SpecError } from "../../training/spec.js";
 import { ApiError, checkJobCapacity, notFound } from "../errors.js";
@@ -52,7 +52,7 @@ export function modelToWire(m: ModelRecord) {
 
 export const modelRoutes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const { store, jobs, models } = app.services;
+  const { store, jobs, models, compute } = app.services;
 
   const getModel = (id: string): ModelRecord => {
     const m = store.models.get(id);
@@ -61,12 +61,6 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
   };
   const requireSucceeded = (m: ModelRecord) => {
     if (m.status !== "succeeded") throw new ApiError("wrong_state", `model ${m.id} is ${m.status}; only a succeeded model can do this`);
-  };
-  /** The loaded artifact; a stored one that no longer loads throws ArtifactError, answered 409 by the error handler. */
-  const loadedModel = (m: ModelRecord): FittedModel => {
-    const model = m.artifact_sha256 ? models.get(m.id, m.artifact_sha256) : undefined;
-    if (!model) throw new ApiError("wrong_state", `model ${m.id} has no artifact`);
-    return model;
   };
   const explanations = new ExplanationCache(EXPLANATION_CACHE_BYTES);
 
@@ -179,15 +173,9 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
       const key = `${m.artifact_sha256}:${format}:${max_nodes}:${max_depth ?? ""}:${max_values}`;
       let explained = explanations.get(key);
       if (!explained) {
-        const model = loadedModel(m);
-        if (!model.algorithm.explain) throw new ApiError("unusable_request", `${model.algorithm.name} has no explanation`);
-        const explanation = model.algorithm.explain(model.pipeline.state, { format, maxNodes: max_nodes, maxDepth: max_depth, maxValues: max_values });
-        if (typeof explanation === "string") {
-          explained = { body: Buffer.from(explanation), contentType: format === "dot" ? "text/vnd.graphviz; charset=utf-8" : "text/plain; charset=utf-8" };
-        } else {
-          if (format !== "json") throw new ApiError("unusable_request", `${model.algorithm.name} explains itself only as json`, [{ path: "query.format", message: "unsupported format" }]);
-          explained = { body: Buffer.from(JSON.stringify(explanation)), contentType: "application/json; charset=utf-8" };
-        }
+        const options = { format, maxNodes: max_nodes, maxDepth: max_depth, maxValues: max_values };
+        const out = (await compute.explain(m.id, m.artifact_sha256!, options))!;
+        explained = { body: Buffer.from(out.body), contentType: out.contentType };
         explanations.set(key, explained);
       }
       return reply.type(explained.contentType).send(explained.body as never);
@@ -207,8 +195,9 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
     async (request, reply) => {
       const m = getModel(request.params.id);
       requireSucceeded(m);
-      // An artifact that no longer loads is not handed out as if it were usable (409 from loadedModel).
-      loadedModel(m);
+      // An artifact that no longer loads is not handed out as if it were usable: the compute pool loads it
+      // (O(artifact), off the request thread) and answers 409 wrong_state when it fails.
+      await compute.explain(m.id, m.artifact_sha256!, null);
       const stored = store.models.getArtifact(m.id);
       if (!stored) throw new ApiError("wrong_state", `model ${m.id} has no artifact`);
       // Sent as stored, byte for byte, so its sha256 still matches.
