@@ -62,21 +62,25 @@ export function checkRowCount(rows: number, max: number): void {
   }
 }
 
-/**
- * The request thread's parse and validation, done off it: JSON, then the row cap
- * (before any per-row work), then the same checks and errors as the route's validator.
- */
-export function parsePredictBody(blocks: readonly Uint8Array[], maxRows: number): PredictBody {
-  let body: unknown;
+/** A body's blocks (see predict-body.ts) as JSON; not JSON is a 400, as from Fastify's parser. */
+export function parseJsonBlocks(blocks: readonly Uint8Array[]): unknown {
   try {
     // Streaming decode keeps a character split across two blocks whole.
     const decoder = new TextDecoder("utf-8", { fatal: false });
     let text = "";
     for (const block of blocks) text += decoder.decode(block, { stream: true });
-    body = JSON.parse(text + decoder.decode());
+    return JSON.parse(text + decoder.decode());
   } catch (e) {
     throw new ApiError("malformed_request", `body is not valid JSON: ${(e as Error).message}`, undefined, 400);
   }
+}
+
+/**
+ * The request thread's parse and validation, done off it: JSON, then the row cap
+ * (before any per-row work), then the same checks and errors as the route's validator.
+ */
+export function parsePredictBody(blocks: readonly Uint8Array[], maxRows: number): PredictBody {
+  const body = parseJsonBlocks(blocks);
   const rows = (body as { rows?: unknown } | null)?.rows;
   if (Array.isArray(rows)) checkRowCount(rows.length, maxRows);
   if (isWellFormedPredictBody(body)) return body as PredictBody;
