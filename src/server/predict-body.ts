@@ -35,7 +35,7 @@ export function bodyBlocks(request: object): Uint8Array<ArrayBuffer>[] | undefin
 }
 
 /** Copies chunks into fresh blocks as they come; `blocks` own their buffers, so they can be transferred. */
-class BlockWriter {
+export class BlockWriter {
   readonly blocks: Uint8Array<ArrayBuffer>[] = [];
   private used = BLOCK_BYTES;
 
@@ -95,7 +95,9 @@ export function registerPredictBodyReader(app: FastifyInstance, bodyLimit: numbe
     });
     payload.on("end", () => {
       if (failed) return;
-      if (Number.isInteger(declared) && declared !== received) return fail(new ApiError("malformed_request", "the body's length does not match its Content-Length", undefined, 400));
+      // A decoded (Content-Encoding) body is checked by its encoded length, as Fastify's own reader does.
+      const encoded = (payload as { receivedEncodedLength?: number }).receivedEncodedLength;
+      if (Number.isInteger(declared) && declared !== (encoded ?? received)) return fail(new ApiError("malformed_request", "the body's length does not match its Content-Length", undefined, 400));
       if (chunks) {
         const raw = Buffer.concat(chunks, received);
         smallBodies.set(request, raw);

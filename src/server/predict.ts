@@ -9,7 +9,7 @@
  */
 import { encodeRows } from "../data/rows.js";
 import type { Prediction } from "../models/contract.js";
-import { MAX_BODY_DEPTH, tooDeepPath } from "./plugins/body-depth.js";
+import { refuseDeepBody } from "./plugins/body-depth.js";
 import { ArtifactError, type FittedModel } from "../training/artifact.js";
 import { predictPipeline } from "../training/pipeline.js";
 import { applyThreshold, ThresholdError } from "../training/scoring.js";
@@ -63,24 +63,27 @@ export function checkRowCount(rows: number, max: number): void {
   }
 }
 
-/**
- * The request thread's parse and validation, done off it: JSON, then the row cap
- * (before any per-row work), then the same checks and errors as the route's validator.
- */
-export function parsePredictBody(blocks: readonly Uint8Array[], maxRows: number): PredictBody {
-  let body: unknown;
+/** A body's blocks (see predict-body.ts) as JSON; not JSON is a 400, as from Fastify's parser. */
+export function parseJsonBlocks(blocks: readonly Uint8Array[]): unknown {
   try {
     // Streaming decode keeps a character split across two blocks whole.
     const decoder = new TextDecoder("utf-8", { fatal: false });
     let text = "";
     for (const block of blocks) text += decoder.decode(block, { stream: true });
-    body = JSON.parse(text + decoder.decode());
+    return JSON.parse(text + decoder.decode());
   } catch (e) {
     throw new ApiError("malformed_request", `body is not valid JSON: ${(e as Error).message}`, undefined, 400);
   }
-  // The request thread's depth guard sees only these bytes, so the same guard runs here, after parsing.
-  const deep = tooDeepPath(body);
-  if (deep !== null) throw new ApiError("nesting_too_deep", `the body is nested more than ${MAX_BODY_DEPTH} levels deep at ${deep}`, [{ path: deep, message: `nested more than ${MAX_BODY_DEPTH} levels deep` }]);
+}
+
+/**
+ * The request thread's parse and validation, done off it: JSON, then the row cap
+ * (before any per-row work), then the same checks and errors as the route's validator.
+ */
+export function parsePredictBody(blocks: readonly Uint8Array[], maxRows: number): PredictBody {
+  const body = parseJsonBlocks(blocks);
+  // The request thread's depth guard saw only these bytes, so the same guard runs here, after parsing.
+  refuseDeepBody(body);
   const rows = (body as { rows?: unknown } | null)?.rows;
   if (Array.isArray(rows)) checkRowCount(rows.length, maxRows);
   if (isWellFormedPredictBody(body)) return body as PredictBody;

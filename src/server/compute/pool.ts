@@ -8,9 +8,11 @@
 import { Piscina } from "piscina";
 import { ApiError } from "../errors.js";
 import type { CacheLimits } from "../model-cache.js";
+import type { DatasetSummary } from "../../store/datasets.js";
 import type { PredictBody } from "../schemas/models.js";
 import type { ExplainOptions, Explained } from "../explain.js";
 import type { FeatureScoresTask, WireScore } from "./feature-scores.js";
+import type { DatasetUpload } from "./ingest-dataset.js";
 import { unwrap, type Outcome } from "./problem.js";
 import type { ComputeTask, ComputeWorkerData } from "./worker.js";
 
@@ -72,6 +74,12 @@ export class ComputePool {
 
   async featureScores(datasetId: string, task: FeatureScoresTask): Promise<WireScore[]> {
     return unwrap((await this.run({ kind: "feature-scores", datasetId, ...task })) as Outcome<WireScore[]>);
+  }
+
+  /** Reads and stores an upload left in blocks (moved to the thread, not copied); the stored dataset's summary. */
+  async ingestDataset(upload: DatasetUpload): Promise<DatasetSummary> {
+    const transferList = upload.blocks.map((b) => b.buffer as ArrayBuffer);
+    return unwrap((await this.run({ kind: "ingest-dataset", upload }, transferList)) as Outcome<DatasetSummary>);
   }
 
   get threadCount(): number {

@@ -1,8 +1,9 @@
 /**
  * A compute-pool thread: request-scoped work that is O(data) and so must not run
- * on the request thread. It opens its own read-only SQLite connection and keeps
- * its own model cache; the request thread has already checked that the model or
- * dataset exists, and passes the sha256 it saw, so a model replaced in between is
+ * on the request thread. It opens its own read-only SQLite connection (and, for
+ * uploads, a read-write one: see ingest-dataset.ts) and keeps its own model
+ * cache; the request thread has already checked that the model or dataset
+ * exists, and passes the sha256 it saw, so a model replaced in between is
  * refused rather than served stale.
  *
  *   request thread                         compute thread
@@ -22,6 +23,7 @@ import { parsePredictBody, predictJson, servingModel } from "../predict.js";
 import type { PredictBody } from "../schemas/models.js";
 import { explainModel, type ExplainOptions, type Explained } from "../explain.js";
 import { scoreFeatures, type FeatureScoresTask, type WireScore } from "./feature-scores.js";
+import { ingestUpload, type DatasetUpload } from "./ingest-dataset.js";
 import { problemOf, type Outcome } from "./problem.js";
 
 export interface ComputeWorkerData {
@@ -33,6 +35,7 @@ export type ComputeTask =
   /** `blocks`: an unparsed body; `body`: one already parsed and validated on the request thread. */
   | { kind: "predict"; modelId: string; sha256: string; maxRows: number; blocks?: Uint8Array[]; body?: PredictBody }
   | ({ kind: "feature-scores"; datasetId: string } & FeatureScoresTask)
+  | { kind: "ingest-dataset"; upload: DatasetUpload }
   /** `options` null: only check that the stored artifact still loads (the artifact route's 409). */
   | { kind: "explain"; modelId: string; sha256: string; options: ExplainOptions | null };
 
@@ -46,6 +49,18 @@ function connection(): Db {
     models = new ModelCache(new ModelRepository(db, new EvaluationRepository(db)), limits);
   }
   return db;
+}
+
+let writer: DatasetRepository | undefined;
+
+/**
+ * Uploads write through a read-write connection of this thread's own, opened on
+ * first use (WAL: one writer at a time across connections, the others wait up to
+ * busy_timeout; readers are never blocked, and see the dataset once it commits).
+ */
+function datasetWriter(): DatasetRepository {
+  if (!writer) writer = new DatasetRepository(openDatabase(dbPath));
+  return writer;
 }
 
 function predict(task: Extract<ComputeTask, { kind: "predict" }>): string {
@@ -79,6 +94,7 @@ export default function runComputeTask(task: ComputeTask): Uint8Array | Outcome<
   try {
     if (task.kind === "predict") return move(utf8.encode(predict(task))) as Uint8Array;
     if (task.kind === "explain") return { ok: true, value: explain(task) };
+    if (task.kind === "ingest-dataset") return { ok: true, value: ingestUpload(datasetWriter(), task.upload) };
     return { ok: true, value: featureScores(task) };
   } catch (e) {
     return { ok: false, problem: problemOf(e) };

@@ -79,13 +79,18 @@ export function tooDeepPath(body: unknown, limit = MAX_BODY_DEPTH): string | nul
   return null;
 }
 
+/** Throws the problem for a body nested too deeply: from the hook, and from a compute thread that parsed a body itself. */
+export function refuseDeepBody(body: unknown): void {
+  const path = tooDeepPath(body);
+  if (path !== null) {
+    const message = `nested more than ${MAX_BODY_DEPTH} levels deep`;
+    throw new ApiError("nesting_too_deep", `the body is ${message} at ${path}`, [{ path, message }]);
+  }
+}
+
 export function registerBodyDepthLimit(app: FastifyInstance): void {
   app.addHook("preValidation", async (request) => {
     if (Buffer.isBuffer(request.body)) return;
-    const path = tooDeepPath(request.body);
-    if (path !== null) {
-      const message = `nested more than ${MAX_BODY_DEPTH} levels deep`;
-      throw new ApiError("nesting_too_deep", `the body is ${message} at ${path}`, [{ path, message }]);
-    }
+    refuseDeepBody(request.body);
   });
 }

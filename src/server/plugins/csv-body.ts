@@ -1,11 +1,12 @@
 /**
- * text/csv bodies as one Buffer, with three guards against slow or oversized bodies:
+ * text/csv bodies, with three guards against slow or oversized bodies:
  *
- * - Memory follows the bytes that arrived, not the declared Content-Length: the
- *   buffer starts small and doubles (capped at the declared length, so an honest
- *   body ends in a buffer of exactly its size; the peak, during the last copy, is
- *   under 2 × the body). Allocating the declared size up front let 20 slow
- *   connections declaring 100 MB hold 2 GB.
+ * - Memory follows the bytes that arrived, not the declared Content-Length: a body
+ *   up to INLINE_MAX_BODY_BYTES is kept as its chunks and joined into one Buffer; a
+ *   larger one is copied, as it arrives, into 1 MiB blocks (predict-body.ts) that
+ *   are never joined on the request thread: the route moves them to the compute
+ *   pool, which reads the CSV there. Allocating the declared size up front let 20
+ *   slow connections declaring 100 MB hold 2 GB.
  * - The bodies in flight together may claim at most `inFlightLimit` bytes (each
  *   claims its declared length, or what has arrived when that is more or unknown);
  *   past it an upload gets 503 + Retry-After before any of its bytes is kept.
@@ -13,6 +14,8 @@
  */
 import type { FastifyInstance } from "fastify";
 import { ApiError } from "../errors.js";
+import { INLINE_MAX_BODY_BYTES } from "../predict.js";
+import { BlockWriter } from "../predict-body.js";
 
 export interface CsvBodyOptions {
   /** Default: 4 × the body limit. */
@@ -21,7 +24,13 @@ export interface CsvBodyOptions {
   idleTimeoutMs?: number;
 }
 
-const FIRST_ALLOCATION = 64 * 1024;
+/** A CSV body too large to read on the request thread: its bytes, in blocks that own their buffers, for the compute pool. */
+export class UnparsedCsvBody {
+  constructor(
+    readonly blocks: Uint8Array<ArrayBuffer>[],
+    readonly length: number,
+  ) {}
+}
 
 /** Bytes claimed by CSV bodies being received, for this app. */
 class InFlight {
@@ -40,25 +49,24 @@ class InFlight {
   }
 }
 
-/** A buffer that grows by doubling, never past `cap`. */
-class GrowingBuffer {
-  private buffer = Buffer.alloc(0);
+/** A small body's chunks, joined at the end; past INLINE_MAX_BODY_BYTES, blocks instead. */
+class CsvBytes {
+  private chunks: Buffer[] | null = [];
+  private readonly writer = new BlockWriter();
   length = 0;
-  constructor(private readonly cap: number) {}
 
   append(chunk: Buffer): void {
-    const needed = this.length + chunk.length;
-    if (needed > this.buffer.length) {
-      const grown = Buffer.allocUnsafe(Math.min(this.cap, Math.max(needed, FIRST_ALLOCATION, this.buffer.length * 2)));
-      this.buffer.copy(grown, 0, 0, this.length);
-      this.buffer = grown;
+    this.length += chunk.length;
+    if (this.chunks && this.length <= INLINE_MAX_BODY_BYTES) return void this.chunks.push(chunk);
+    if (this.chunks) {
+      for (const c of this.chunks) this.writer.write(c);
+      this.chunks = null;
     }
-    chunk.copy(this.buffer, this.length);
-    this.length = needed;
+    this.writer.write(chunk);
   }
 
-  bytes(): Buffer {
-    return this.length === this.buffer.length ? this.buffer : this.buffer.subarray(0, this.length);
+  body(): Buffer | UnparsedCsvBody {
+    return this.chunks ? Buffer.concat(this.chunks, this.length) : new UnparsedCsvBody(this.writer.finish(), this.length);
   }
 }
 
@@ -84,10 +92,10 @@ export function registerCsvBodyParser(app: FastifyInstance, bodyLimit: number, o
       payload.resume();
       return done(busy(), undefined);
     }
-    const body = new GrowingBuffer(known && !decoded ? declared : bodyLimit);
+    const body = new CsvBytes();
     let finished = false;
     let idle: NodeJS.Timeout | undefined;
-    const finish = (err: Error | null, result?: Buffer) => {
+    const finish = (err: Error | null, result?: Buffer | UnparsedCsvBody) => {
       if (finished) return;
       finished = true;
       clearTimeout(idle);
@@ -116,7 +124,7 @@ export function registerCsvBodyParser(app: FastifyInstance, bodyLimit: number, o
     payload.on("end", () => {
       const length = decoded ? encodedLength() : body.length;
       if (known && length !== declared) return finish(new ApiError("malformed_request", "the body is shorter than its Content-Length"));
-      finish(null, body.bytes());
+      finish(null, body.body());
     });
     payload.on("error", (err) => finish(err));
     // A client that hangs up mid-body must not keep its claim.

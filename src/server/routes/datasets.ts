@@ -1,18 +1,17 @@
 /**
  * /v1/datasets: upload (JSON rows or text/csv), list, read, page rows, delete.
  * Parsing and inference are data/ functions; this file only maps HTTP onto them.
+ * A body over 256 KiB is read and stored on the compute pool (compute/ingest-dataset.ts).
  */
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { frameRows } from "../../data/codec.js";
-import { DataError } from "../../data/errors.js";
-import type { Frame } from "../../data/frame.js";
-import { readCsv } from "../../data/read-csv.js";
-import { readJsonRows } from "../../data/read-json.js";
-import { summarizeColumn } from "../../data/summary.js";
 import type { DatasetSummary } from "../../store/datasets.js";
+import { protoKey, readCsvUpload, readJsonUpload, storeDataset } from "../compute/ingest-dataset.js";
 import { ApiError, notFound } from "../errors.js";
+import { UnparsedCsvBody } from "../plugins/csv-body.js";
+import { registerPredictBodyReader, UnparsedPredictBody } from "../predict-body.js";
 import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
 import { columnsPage, columnsQuery, createDatasetCsvQuery, createDatasetJson, datasetSchema, levelsPage, levelsQuery, rowsPage, rowsQuery } from "../schemas/datasets.js";
 import { cursorSeq, page } from "./pagination.js";
@@ -46,30 +45,11 @@ function parseColumnTypesQuery(raw: string | undefined): Record<string, "numeric
   return value as Record<string, "numeric" | "categorical">;
 }
 
-/** The JSON body parser refuses any `__proto__` key (400 malformed_request); a CSV upload naming one gets the same answer. */
-const protoKey = (path: string) =>
-  new ApiError("malformed_request", '"__proto__" cannot be a column name or key (the JSON parser refuses it too)', [{ path, message: "forbidden key" }]);
-
-/**
- * A CSV that cannot be read as a table (unclosed quote, ragged row, empty or
- * repeated header name, no rows) is malformed: 400. A readable table that cannot be
- * used as given (column_types naming no column, a forced type that does not fit, a
- * reserved column name) is a 422 invalid_data, as the same mistake is in JSON.
- */
-function asReadFailure(e: unknown): never {
-  if (e instanceof DataError && e.name === "DataError") {
-    const path = e.path ?? "body";
-    if (path === "header.__proto__") throw protoKey(path);
-    if (path === "body" || path === "header" || path.startsWith("line ")) {
-      throw new ApiError("malformed_request", e.message, [{ path, message: e.message }]);
-    }
-  }
-  throw e;
-}
-
 export const datasetRoutes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const { store, config } = app.services;
+  const { store, config, compute } = app.services;
+  // The predict route's JSON reader: a body over 256 KiB is kept in blocks, for the compute pool to parse.
+  registerPredictBodyReader(app, config.bodyLimitBytes);
 
   app.post(
     "/datasets",
@@ -88,35 +68,24 @@ export const datasetRoutes: FastifyPluginAsync = async (base) => {
       validatorCompiler: ({ httpPart }) => (httpPart === "body" ? (data) => ({ value: data }) : undefined!),
     },
     async (request, reply) => {
-      const isCsv = Buffer.isBuffer(request.body);
-      let name: string;
-      let frame: Frame;
-      if (isCsv) {
+      const body = request.body as unknown;
+      let record: DatasetSummary;
+      if (Buffer.isBuffer(body) || body instanceof UnparsedCsvBody) {
         const query = createDatasetCsvQuery.safeParse(request.query);
         if (!query.success) {
           throw new ApiError("validation_failed", "a CSV upload needs ?name=", query.error.issues.map((i) => ({ path: `query.${i.path.join(".")}`, message: i.message })));
         }
-        name = query.data.name;
-        const missingValues = query.data.missing_values?.split(",");
-        try {
-          frame = readCsv(request.body as unknown as Buffer, { missingValues, columnTypes: parseColumnTypesQuery(query.data.column_types), maxCells: config.maxCells });
-        } catch (e) {
-          asReadFailure(e);
-        }
+        const { name } = query.data;
+        const options = { missingValues: query.data.missing_values?.split(","), columnTypes: parseColumnTypesQuery(query.data.column_types), maxCells: config.maxCells };
+        record = Buffer.isBuffer(body)
+          ? storeDataset(store.datasets, name, readCsvUpload(body, options))
+          : await compute.ingestDataset({ format: "csv", blocks: body.blocks, length: body.length, name, options });
+      } else if (body instanceof UnparsedPredictBody) {
+        record = await compute.ingestDataset({ format: "json", blocks: body.blocks, maxCells: config.maxCells });
       } else {
-        const body = createDatasetJson.safeParse(request.body);
-        if (!body.success) {
-          throw new ApiError(
-            "validation_failed",
-            `${body.error.issues.length} field(s) failed validation`,
-            body.error.issues.slice(0, 20).map((i) => ({ path: i.path.map((p, k) => (typeof p === "number" ? `[${p}]` : k === 0 ? String(p) : `.${String(p)}`)).join(""), message: i.message })),
-          );
-        }
-        name = body.data.name;
-        frame = readJsonRows(body.data.rows, { missingValues: body.data.missing_values, columnTypes: body.data.column_types, maxCells: config.maxCells });
+        const { name, frame } = readJsonUpload(body, config.maxCells);
+        record = storeDataset(store.datasets, name, frame);
       }
-      const columns = frame.columns.map(summarizeColumn);
-      const record = store.datasets.insert(name, frame, columns);
       reply.header("location", `/v1/datasets/${record.id}`);
       return reply.code(201).send(datasetToWire(record));
     },
