@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /**
  * Bounds shared by parameter schemas whose value counts columns (features to
  * consider, keep or drop, components to produce). Such a count never needs to
@@ -6,3 +8,15 @@
  * columns. Larger values are refused by the schema before anything is sized by them.
  */
 export const MAX_FEATURE_COUNT = 100_000;
+
+/** An optional column count (null: the option's own default), bounded by MAX_FEATURE_COUNT, with its documented limit. */
+export function columnCountParam(what: string, also: string) {
+  return z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_FEATURE_COUNT)
+    .nullable()
+    .default(null)
+    .describe(`${what} At most ${MAX_FEATURE_COUNT.toLocaleString("en")} (and never above ${also}).`);
+}

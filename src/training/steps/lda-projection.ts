@@ -11,7 +11,7 @@ import { DataError } from "../../data/errors.js";
 import { makeFrame } from "../../data/frame.js";
 import { byColumn, pickColumns } from "../../data/transforms/transform.js";
 import { fitLda, ldaParams } from "../../models/linear/lda.js";
-import { MAX_FEATURE_COUNT } from "../../models/limits.js";
+import { columnCountParam } from "../../models/limits.js";
 import { f64 } from "../../models/state-schemas.js";
 import { completeNumericInputs, numericInputsOf, outputNames, planReplace, replaceInputs } from "./numeric-inputs.js";
 import type { TypedStep } from "./typed-step.js";
@@ -23,14 +23,7 @@ export const ldaProjectionSpec = z
     /** Default: every numeric column. */
     columns: z.array(z.string()).optional(),
     /** null: min(K − 1, columns). */
-    n_components: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_FEATURE_COUNT)
-      .nullable()
-      .default(null)
-      .describe(`Discriminant directions kept; null: min(K − 1, columns). At most ${MAX_FEATURE_COUNT.toLocaleString("en")} (and never above K − 1 or the columns).`),
+    n_components: columnCountParam("Discriminant directions kept; null: min(K − 1, columns).", "K − 1 or the columns"),
     /** Shrinkage of the within-class covariance towards a scaled identity, in [0, 1]. */
     shrinkage: z.number().min(0).max(1).nullable().default(null),
     prefix: z.string().min(1).default("ld"),

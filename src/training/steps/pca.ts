@@ -17,7 +17,7 @@ import { z } from "zod";
 import { DataError } from "../../data/errors.js";
 import { byColumn, pickColumns } from "../../data/transforms/transform.js";
 import { symmetricEigen } from "../../models/linear/fisher.js";
-import { MAX_FEATURE_COUNT } from "../../models/limits.js";
+import { columnCountParam } from "../../models/limits.js";
 import { f64 } from "../../models/state-schemas.js";
 import { columnMeans, completeNumericInputs, numericInputsOf, outputNames, planReplace, replaceInputs } from "./numeric-inputs.js";
 import type { TypedStep } from "./typed-step.js";
@@ -29,14 +29,7 @@ export const pcaSpec = z
     /** Default: every numeric column. */
     columns: z.array(z.string()).optional(),
     /** How many components to keep. */
-    n_components: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_FEATURE_COUNT)
-      .nullable()
-      .default(null)
-      .describe(`How many components to keep. At most ${MAX_FEATURE_COUNT.toLocaleString("en")} (and never above the columns or rows).`),
+    n_components: columnCountParam("How many components to keep.", "the columns or rows"),
     /** Keep the fewest components whose explained-variance ratios add up to more than this. */
     explained_variance: z.number().gt(0).lt(1).nullable().default(null),
     whiten: z.boolean().default(false),

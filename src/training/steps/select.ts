@@ -20,7 +20,7 @@ import { FILTER_FEATURE_TYPES, scoreColumns, type ScoreTarget } from "../../data
 import { byColumn, pickColumns, type PlannedColumn } from "../../data/transforms/transform.js";
 import type { ColumnType } from "../../data/frame.js";
 import type { Target } from "../../models/contract.js";
-import { MAX_FEATURE_COUNT } from "../../models/limits.js";
+import { columnCountParam, MAX_FEATURE_COUNT } from "../../models/limits.js";
 import { getAlgorithm } from "../../models/registry.js";
 import { f64, i32 } from "../../models/state-schemas.js";
 import { featureScores } from "../../models/tree/feature-scores.js";
@@ -53,14 +53,7 @@ export const selectSpec = z
     columns: z.array(z.string()).optional(),
     method: z.enum(METHODS).default("variance"),
     /** How many features to keep. */
-    k: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_FEATURE_COUNT)
-      .nullable()
-      .default(null)
-      .describe(`How many features to keep. At most ${MAX_FEATURE_COUNT.toLocaleString("en")} (and never above the candidates).`),
+    k: columnCountParam("How many features to keep.", "the candidates"),
     /** How good a feature must be: its score must exceed this. */
     threshold: z.number().nullable().default(null),
     /** mutual_info (default 3) and relief (default 10): neighbours of the k-NN estimators. */
