@@ -148,6 +148,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(comparisonRoutes, { prefix: "/v1" });
   await app.register(searchRoutes, { prefix: "/v1" });
 
+  const removed = store.datasets.removeIncomplete();
+  if (removed > 0) app.log.warn({ removed }, "datasets a dead upload left half-written were removed");
   const { requeued } = jobs.recover();
   if (requeued > 0) app.log.info({ requeued }, "queued jobs from a previous run were queued again");
   return app;

@@ -28,6 +28,8 @@ export const LEVEL_CHUNK = 1024;
 export interface ChunkLayout {
   chunkRows?: number;
   levelChunk?: number;
+  /** Blob bytes one write transaction of insert() carries at most (plus one chunk). */
+  writeBatchBytes?: number;
 }
 
 /** Column summaries carried by a dataset listing or GET; the rest are paged (columns()). */
@@ -105,6 +107,8 @@ interface ChunkRow {
 }
 
 const SUMMARY_FIELDS = "seq, id, name, row_count, column_count, columns_head_json, created_at";
+/** Default of ChunkLayout.writeBatchBytes: a few milliseconds of the write lock. */
+const WRITE_BATCH_BYTES = 4 * 1024 * 1024;
 
 function toRecord(row: DatasetRow): DatasetRecord {
   return { seq: row.seq, id: row.id, name: row.name, row_count: row.row_count, columns: JSON.parse(row.columns_json), created_at: row.created_at };
@@ -120,6 +124,7 @@ export class DatasetRepository {
 
   private readonly chunkRows: number;
   private readonly levelChunk: number;
+  private readonly writeBatchBytes: number;
 
   constructor(
     private readonly db: Db,
@@ -128,14 +133,22 @@ export class DatasetRepository {
     this.sql = statementCache(db);
     this.chunkRows = layout.chunkRows ?? CHUNK_ROWS;
     this.levelChunk = layout.levelChunk ?? LEVEL_CHUNK;
+    this.writeBatchBytes = layout.writeBatchBytes ?? WRITE_BATCH_BYTES;
   }
 
-  /** One transaction: a failed upload leaves nothing behind. */
+  /**
+   * Written in short transactions, each holding SQLite's write lock for at most about
+   * WRITE_BATCH_BYTES of blobs: another connection's write (the request thread's job
+   * progress while the compute pool stores a big upload) then waits milliseconds, not
+   * the whole upload. The dataset stays `complete = 0`, invisible to every read, until the
+   * last one; a failure deletes what was written, and start-up removes what a dead writer
+   * left (removeIncomplete).
+   */
   insert(name: string, frame: Frame, columns: ColumnInfo[]): DatasetSummary {
     const id = newId("ds");
     const createdAt = nowIso();
     const insertDataset = this.sql(
-      "INSERT INTO datasets (id, name, row_count, column_count, columns_head_json, chunk_rows, level_chunk, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO datasets (id, name, row_count, column_count, columns_head_json, chunk_rows, level_chunk, created_at, complete) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)",
     );
     const insertSummaries = this.sql("INSERT INTO dataset_summaries (dataset_id, columns_json) VALUES (?, ?)");
     const insertColumn = this.sql("INSERT INTO dataset_columns (dataset_id, position, name, type, level_count, info_json) VALUES (?, ?, ?, ?, ?, ?)");
@@ -149,39 +162,68 @@ export class DatasetRepository {
         frame.columns.forEach((col, position) => {
           const levels = col.type === "categorical" ? col.levels : [];
           insertColumn.run(id, position, col.name, col.type, levels.length, JSON.stringify(boundedInfo(columns[position])));
-          columnChunks(col, this.chunkRows).forEach((bytes, chunk) => insertChunk.run(id, position, chunk, bytes));
-          for (let at = 0, chunk = 0; at < levels.length; at += this.levelChunk, chunk++) {
-            insertLevels.run(id, position, chunk, JSON.stringify(levels.slice(at, at + this.levelChunk)));
-          }
         });
       })
       .immediate();
+    try {
+      let batch: (() => void)[] = [];
+      let bytes = 0;
+      const flush = () => {
+        const writes = batch;
+        this.db.transaction(() => writes.forEach((write) => write())).immediate();
+        batch = [];
+        bytes = 0;
+      };
+      const add = (size: number, write: () => void) => {
+        batch.push(write);
+        bytes += size;
+        if (bytes >= this.writeBatchBytes) flush();
+      };
+      frame.columns.forEach((col, position) => {
+        columnChunks(col, this.chunkRows).forEach((data, chunk) => add(data.byteLength, () => insertChunk.run(id, position, chunk, data)));
+        const levels = col.type === "categorical" ? col.levels : [];
+        for (let at = 0, chunk = 0; at < levels.length; at += this.levelChunk, chunk++) {
+          const json = JSON.stringify(levels.slice(at, at + this.levelChunk));
+          add(json.length, () => insertLevels.run(id, position, chunk, json));
+        }
+      });
+      if (batch.length > 0) flush();
+      this.sql("UPDATE datasets SET complete = 1 WHERE id = ?").run(id);
+    } catch (e) {
+      this.sql("DELETE FROM datasets WHERE id = ?").run(id);
+      throw e;
+    }
     return this.summary(id)!;
+  }
+
+  /** Start-up: datasets whose writer died before their last transaction (nothing can be reading them). */
+  removeIncomplete(): number {
+    return this.sql("DELETE FROM datasets WHERE complete = 0").run().changes;
   }
 
   /** Every column described: for resolving specs and training, not for listings. */
   get(id: string): DatasetRecord | undefined {
-    const row = this.sql("SELECT d.seq, d.id, d.name, d.row_count, s.columns_json, d.created_at FROM datasets d JOIN dataset_summaries s ON s.dataset_id = d.id WHERE d.id = ?").get(id) as
+    const row = this.sql("SELECT d.seq, d.id, d.name, d.row_count, s.columns_json, d.created_at FROM datasets d JOIN dataset_summaries s ON s.dataset_id = d.id WHERE d.id = ? AND d.complete = 1").get(id) as
       | DatasetRow
       | undefined;
     return row && toRecord(row);
   }
 
   summary(id: string): DatasetSummary | undefined {
-    const row = this.sql(`SELECT ${SUMMARY_FIELDS} FROM datasets WHERE id = ?`).get(id) as SummaryRow | undefined;
+    const row = this.sql(`SELECT ${SUMMARY_FIELDS} FROM datasets WHERE id = ? AND complete = 1`).get(id) as SummaryRow | undefined;
     return row && toSummary(row);
   }
 
   /** Newest first; `before` is the seq of the last item of the previous page. */
   list(limit: number, before: number | null): DatasetSummary[] {
-    const rows = this.sql(`SELECT ${SUMMARY_FIELDS} FROM datasets WHERE seq < ? ORDER BY seq DESC LIMIT ?`)
+    const rows = this.sql(`SELECT ${SUMMARY_FIELDS} FROM datasets WHERE seq < ? AND complete = 1 ORDER BY seq DESC LIMIT ?`)
       .all(before ?? Number.MAX_SAFE_INTEGER, limit) as SummaryRow[];
     return rows.map(toSummary);
   }
 
   /** Column descriptions [offset, offset + limit) and the column count; undefined for an unknown dataset. */
   columns(id: string, offset: number, limit: number): { items: ColumnInfo[]; total: number } | undefined {
-    const meta = this.sql("SELECT column_count FROM datasets WHERE id = ?").get(id) as { column_count: number } | undefined;
+    const meta = this.sql("SELECT column_count FROM datasets WHERE id = ? AND complete = 1").get(id) as { column_count: number } | undefined;
     if (!meta) return undefined;
     const rows = this.sql("SELECT info_json FROM dataset_columns WHERE dataset_id = ? AND position >= ? ORDER BY position LIMIT ?")
       .all(id, offset, limit) as { info_json: string }[];
@@ -215,7 +257,7 @@ export class DatasetRepository {
   }
 
   loadFrame(id: string): Frame | undefined {
-    const meta = this.sql("SELECT row_count FROM datasets WHERE id = ?").get(id) as { row_count: number } | undefined;
+    const meta = this.sql("SELECT row_count FROM datasets WHERE id = ? AND complete = 1").get(id) as { row_count: number } | undefined;
     if (!meta) return undefined;
     const values = groupByPosition(this.sql("SELECT position, data FROM dataset_chunks WHERE dataset_id = ? ORDER BY position, chunk").all(id) as ChunkRow[]);
     const levels = new Map<number, string[]>();
@@ -242,7 +284,7 @@ export class DatasetRepository {
    * with just those levels (codes renumbered), which is all a page shows.
    */
   loadRows(id: string, offset: number, limit: number): { frame: Frame; total: number } | undefined {
-    const meta = this.sql("SELECT row_count, chunk_rows, level_chunk FROM datasets WHERE id = ?").get(id) as
+    const meta = this.sql("SELECT row_count, chunk_rows, level_chunk FROM datasets WHERE id = ? AND complete = 1").get(id) as
       | { row_count: number; chunk_rows: number; level_chunk: number }
       | undefined;
     if (!meta) return undefined;

@@ -109,6 +109,12 @@ const MIGRATIONS: readonly Migration[] = [
   `
   CREATE INDEX evaluations_search ON evaluations(search_id);
   `,
+  // 6: a dataset is written in several short transactions (a 50M-cell upload in one held the
+  // write lock ~1.5 s, stalling every write of the request thread); until its last one it is
+  // incomplete, invisible to reads, and removed at start-up if its writer died.
+  `
+  ALTER TABLE datasets ADD COLUMN complete INTEGER NOT NULL DEFAULT 1;
+  `,
 ];
 
 /** Chunk sizes of the datasets migration 4 converts; each dataset records its own (chunk_rows, level_chunk). */

@@ -6,6 +6,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import Database from "better-sqlite3";
+import { rmSync } from "node:fs";
 import { encodeColumn, frameRows } from "../../src/data/codec.js";
 import { MISSING_CODE, makeFrame, type Frame } from "../../src/data/frame.js";
 import { summarizeColumn } from "../../src/data/summary.js";
@@ -137,5 +138,61 @@ describe("migration 4", () => {
     assert.equal(chunks.n, 4 * Math.ceil(20_000 / 8192));
     const levelChunks = db.prepare("SELECT count(*) AS n FROM dataset_levels WHERE dataset_id = 'ds_old'").get() as { n: number };
     assert.equal(levelChunks.n, 1 + Math.ceil(20_000 / 1024));
+  });
+});
+
+describe("DatasetRepository writes in short transactions", () => {
+  test("another connection can write between them, and the half-written dataset is invisible until the last", (t) => {
+    const path = `/tmp/xigua-insert-${process.pid}-${Date.now()}.db`;
+    t.after(() => ["", "-wal", "-shm"].forEach((suffix) => rmSync(path + suffix, { force: true })));
+    const writer = openDatabase(path);
+    const other = openDatabase(path);
+    const observer = new DatasetRepository(other, LAYOUT);
+    const frame = sampleFrame(200);
+    let transactions = 0;
+    let sawHidden = 0;
+    // Between the writer's transactions: the other connection takes the write lock at once, and reads see nothing of the new dataset.
+    const original = writer.transaction.bind(writer);
+    (writer as { transaction: Db["transaction"] }).transaction = ((fn: () => void) => {
+      const tx = original(fn);
+      return {
+        immediate: () => {
+          tx.immediate();
+          transactions++;
+          other.prepare("BEGIN IMMEDIATE").run();
+          other.prepare("ROLLBACK").run();
+          const pending = other.prepare("SELECT id FROM datasets WHERE complete = 0").all() as { id: string }[];
+          for (const { id } of pending) {
+            assert.equal(observer.get(id), undefined);
+            assert.equal(observer.summary(id), undefined);
+            assert.equal(observer.loadRows(id, 0, 5), undefined);
+            assert.ok(!observer.list(50, null).some((d) => d.id === id));
+            sawHidden++;
+          }
+        },
+      };
+    }) as unknown as Db["transaction"];
+    const repo = new DatasetRepository(writer, { ...LAYOUT, writeBatchBytes: 256 });
+    const { id } = repo.insert("s", frame, frame.columns.map(summarizeColumn));
+    assert.ok(transactions > 10, `${transactions} transactions`);
+    assert.ok(sawHidden >= transactions - 1, "every transaction but the last left the dataset hidden");
+    assert.deepEqual(observer.loadFrame(id), frame);
+    assert.equal(observer.removeIncomplete(), 0);
+  });
+
+  test("a dataset left incomplete by a dead writer is removed at start-up; a failed insert leaves nothing", () => {
+    const db = openDatabase(":memory:");
+    const repo = repository(db);
+    const frame = sampleFrame();
+    const { id } = repo.insert("s", frame, frame.columns.map(summarizeColumn));
+    db.prepare("UPDATE datasets SET complete = 0 WHERE id = ?").run(id);
+    assert.equal(repo.get(id), undefined);
+    assert.equal(repo.removeIncomplete(), 1);
+    assert.equal((db.prepare("SELECT COUNT(*) AS n FROM dataset_chunks").get() as { n: number }).n, 0);
+    // A chunk that cannot be written (its key taken) fails the insert midway: nothing of it stays.
+    db.exec("CREATE TRIGGER fail_chunk BEFORE INSERT ON dataset_chunks WHEN NEW.chunk = 3 BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+    assert.throws(() => repo.insert("t", frame, frame.columns.map(summarizeColumn)), /disk full/);
+    assert.equal((db.prepare("SELECT COUNT(*) AS n FROM datasets").get() as { n: number }).n, 0);
+    assert.equal((db.prepare("SELECT COUNT(*) AS n FROM dataset_chunks").get() as { n: number }).n, 0);
   });
 });
