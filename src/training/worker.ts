@@ -18,10 +18,8 @@
  *   record the problem       ◀── transportable(error)
  */
 import type { MessagePort } from "node:worker_threads";
-import { openDatabase, type Db } from "../store/database.js";
-import { DatasetRepository } from "../store/datasets.js";
-import { EvaluationRepository } from "../store/evaluations.js";
-import { ModelRepository } from "../store/models.js";
+// SQLite only, synchronous: this thread opens its own connection (see sqlite-direct.ts).
+import { openDatabase, DatasetRepository, EvaluationRepository, ModelRepository, type Db } from "../store/sqlite-direct.js";
 import { serializeArtifact } from "./artifact.js";
 import { describePipeline, type StepDescription } from "./pipeline.js";
 import { scoreModel } from "./score.js";
