@@ -43,8 +43,8 @@ console.log("algorithm              rows   body KiB   parse ms  validate ms  pre
 for (const algorithm of ["cart", "logistic_regression"]) {
   const id = await train(algorithm);
   const { models, compute } = app.services;
-  const serving = models.servingState(id)!;
-  const model = models.get(id, serving.sha256!)!;
+  const serving = (await models.servingState(id))!;
+  const model = (await models.get(id, serving.sha256!))!;
   for (const n of [1, 100, 1000, 5000]) {
     const text = JSON.stringify({ rows: breastCancerRows(n) });
     const body = JSON.parse(text) as PredictBody;

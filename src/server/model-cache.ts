@@ -12,13 +12,26 @@
  */
 import type { FittedModel } from "../training/artifact.js";
 import { loadArtifact } from "../training/artifact.js";
-import type { ModelRepository } from "../store/models.js";
+import type { JobStatus } from "../store/models.js";
 
 /** How long a "succeeded" status is trusted without asking SQLite again (a deletion elsewhere shows within this). */
 const STATUS_TTL_MS = 1000;
 
-/** What the cache reads from the store: the main thread's repository, or a compute thread's read-only one. */
-export type ArtifactSource = Pick<ModelRepository, "getArtifact" | "servingState">;
+type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * What the cache reads from the store: the main thread's async ModelStore, or a
+ * compute thread's synchronous read-only SQLite repository.
+ */
+export interface ArtifactSource {
+  getArtifact(id: string): MaybePromise<{ artifact: Buffer; sha256: string } | undefined>;
+  servingState(id: string): MaybePromise<{ status: JobStatus; artifact_sha256: string | null } | undefined>;
+}
+
+export interface ServingState {
+  status: string;
+  sha256: string | null;
+}
 
 export interface CacheLimits {
   maxModels: number;
@@ -55,15 +68,24 @@ export class ModelCache {
     private readonly limits: CacheLimits,
   ) {}
 
-  /** undefined when the model has no artifact (not trained yet, or unknown). Throws ArtifactError when the stored artifact no longer loads. */
-  get(id: string, sha256: string): CachedModel | undefined {
+  /** The cached model when it is loaded with this sha256 (marked most recently used), without reading the store; else undefined. */
+  peek(id: string, sha256: string): CachedModel | undefined {
     const hit = this.entries.get(id);
-    if (hit && hit.sha256 === sha256) {
-      this.entries.delete(id);
-      this.entries.set(id, hit);
-      return hit;
-    }
-    const stored = this.source.getArtifact(id);
+    if (!hit || hit.sha256 !== sha256) return undefined;
+    this.entries.delete(id);
+    this.entries.set(id, hit);
+    return hit;
+  }
+
+  /**
+   * undefined when the model has no artifact (not trained yet, or unknown). Rejects with ArtifactError when the stored artifact no longer loads.
+   * A deletion whose evict() lands while this awaits the store may leave the entry cached; it is served only while
+   * servingState still answers "succeeded" with its sha256, i.e. within STATUS_TTL_MS, as for a deletion on another thread.
+   */
+  async get(id: string, sha256: string): Promise<CachedModel | undefined> {
+    const hit = this.peek(id, sha256);
+    if (hit) return hit;
+    const stored = await this.source.getArtifact(id);
     if (!stored) return undefined;
     const loaded = loadArtifact(stored.artifact);
     const model: CachedModel = { ...loaded, bytes: estimateModelBytes(stored.artifact.byteLength, loaded) };
@@ -92,11 +114,22 @@ export class ModelCache {
    * ever changes by being deleted, so that answer is reused for STATUS_TTL_MS; any
    * other status is read fresh every time.
    */
-  servingState(id: string): { status: string; sha256: string | null } | undefined {
-    const now = performance.now();
+  async servingState(id: string): Promise<ServingState | undefined> {
+    return this.peekServingState(id) ?? this.readServingState(id);
+  }
+
+  /**
+   * The cached answer when it is still fresh, without reading the store (the /predict
+   * hot path: no await on a hit); undefined when the store must be asked.
+   */
+  peekServingState(id: string): ServingState | undefined {
     const hit = this.statuses.get(id);
-    if (hit && now - hit.checkedAt < STATUS_TTL_MS) return hit;
-    const row = this.source.servingState(id);
+    return hit && performance.now() - hit.checkedAt < STATUS_TTL_MS ? hit : undefined;
+  }
+
+  private async readServingState(id: string): Promise<ServingState | undefined> {
+    const now = performance.now();
+    const row = await this.source.servingState(id);
     if (!row) {
       this.statuses.delete(id);
       return undefined;

@@ -39,10 +39,11 @@ export function runsInline(rows: number, modelBytes: number): boolean {
 }
 
 /** The model to serve, from a cache; a stored artifact that no longer loads (schema change, corruption) is a 409, not a 500. */
-export function servingModel(cache: ModelCache, id: string, sha256: string): CachedModel {
+/** The loaded model; the cache hit path is `cache.peek(id, sha256) ?? (await servingModel(...))`. */
+export async function servingModel(cache: ModelCache, id: string, sha256: string): Promise<CachedModel> {
   let model;
   try {
-    model = cache.get(id, sha256);
+    model = await cache.get(id, sha256);
   } catch (e) {
     // Same answer as the error plugin gives explain/artifact, built here because this may run on a compute thread.
     if (e instanceof ArtifactError) {

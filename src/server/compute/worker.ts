@@ -13,10 +13,8 @@
  *   send bytes as JSON     ◀── transferred  predict, serialise
  */
 import { move, workerData } from "piscina";
-import { openDatabase, type Db } from "../../store/database.js";
-import { DatasetRepository } from "../../store/datasets.js";
-import { EvaluationRepository } from "../../store/evaluations.js";
-import { ModelRepository } from "../../store/models.js";
+// SQLite only, synchronous: this thread opens its own connections (see sqlite-direct.ts).
+import { openDatabase, DatasetRepository, EvaluationRepository, ModelRepository, type Db } from "../../store/sqlite-direct.js";
 import { ApiError } from "../errors.js";
 import { ModelCache, type CacheLimits } from "../model-cache.js";
 import { parsePredictBody, predictJson, servingModel } from "../predict.js";
@@ -63,16 +61,16 @@ function datasetWriter(): DatasetRepository {
   return writer;
 }
 
-function predict(task: Extract<ComputeTask, { kind: "predict" }>): string {
+async function predict(task: Extract<ComputeTask, { kind: "predict" }>): Promise<string> {
   connection();
   const body = task.body ?? parsePredictBody(task.blocks!, task.maxRows);
-  const model = servingModel(models!, task.modelId, task.sha256);
+  const model = await servingModel(models!, task.modelId, task.sha256);
   return predictJson(task.modelId, model, body);
 }
 
-function explain(task: Extract<ComputeTask, { kind: "explain" }>): Explained | null {
+async function explain(task: Extract<ComputeTask, { kind: "explain" }>): Promise<Explained | null> {
   connection();
-  const model = servingModel(models!, task.modelId, task.sha256);
+  const model = await servingModel(models!, task.modelId, task.sha256);
   return task.options ? explainModel(model, task.options) : null;
 }
 
@@ -90,10 +88,10 @@ const utf8 = new TextEncoder();
  * ArrayBuffer, never a slice of Node's shared Buffer pool. Anything else, and every
  * failure, answers with an Outcome.
  */
-export default function runComputeTask(task: ComputeTask): Uint8Array | Outcome<unknown> {
+export default async function runComputeTask(task: ComputeTask): Promise<Uint8Array | Outcome<unknown>> {
   try {
-    if (task.kind === "predict") return move(utf8.encode(predict(task))) as Uint8Array;
-    if (task.kind === "explain") return { ok: true, value: explain(task) };
+    if (task.kind === "predict") return move(utf8.encode(await predict(task))) as Uint8Array;
+    if (task.kind === "explain") return { ok: true, value: await explain(task) };
     if (task.kind === "ingest-dataset") return { ok: true, value: ingestUpload(datasetWriter(), task.upload) };
     return { ok: true, value: featureScores(task) };
   } catch (e) {

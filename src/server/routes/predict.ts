@@ -45,7 +45,8 @@ export const predictRoute: FastifyPluginAsync = async (base) => {
     },
     async (request, reply) => {
       const id = request.params.id;
-      const serving = models.servingState(id);
+      // Cache hits answer synchronously: no await on the single-row hot path.
+      const serving = models.peekServingState(id) ?? (await models.servingState(id));
       if (!serving) throw notFound("model", id);
       if (serving.status !== "succeeded" || !serving.sha256) throw new ApiError("wrong_state", `model ${id} is ${serving.status}; only a succeeded model can do this`);
       const sha256 = serving.sha256;
@@ -54,7 +55,7 @@ export const predictRoute: FastifyPluginAsync = async (base) => {
       const send = (json: string | Buffer) => reply.type("application/json; charset=utf-8").send(json as never);
       if (body instanceof UnparsedPredictBody) return send(await compute.predict(id, sha256, config.predictMaxRows, { blocks: body.blocks }));
 
-      const model = servingModel(models, id, sha256);
+      const model = models.peek(id, sha256) ?? (await servingModel(models, id, sha256));
       if (!runsInline(body.rows.length, model.bytes)) {
         const blocks = bodyBlocks(request);
         return send(await compute.predict(id, sha256, config.predictMaxRows, blocks ? { blocks } : { body }));
