@@ -99,7 +99,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   // A thread's heap is part of its job's memory, so it never gets more than the job's budget.
   const heapMb = Math.min(config.workerHeapMb, config.jobMemoryMb);
   const pool = new TrainingPool({ workers: config.workers, maxHeapMb: heapMb });
-  const jobs = new JobRunner(store, pool, { timeoutMs: config.jobTimeoutMs, memoryMb: config.jobMemoryMb, heapMb }, app.log);
+  const jobs = new JobRunner(store, pool, { dbPath: config.dbPath, timeoutMs: config.jobTimeoutMs, memoryMb: config.jobMemoryMb, heapMb }, app.log);
   const cacheBytes = config.modelCacheMb * 1024 * 1024;
   const models = new ModelCache(store.models, { maxModels: config.modelCacheSize, maxBytes: cacheBytes });
   const compute = new ComputePool({
@@ -113,7 +113,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     await jobs.close(config.shutdownGraceMs);
     await pool.destroy();
     await compute.destroy();
-    store.close();
+    await store.close();
   });
 
   await app.register(swagger, {
@@ -148,9 +148,10 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(comparisonRoutes, { prefix: "/v1" });
   await app.register(searchRoutes, { prefix: "/v1" });
 
-  const removed = store.datasets.removeIncomplete();
+  // Both before buildApp resolves, so before any route serves (awaited, as they ran synchronously before).
+  const removed = await store.datasets.removeIncomplete();
   if (removed > 0) app.log.warn({ removed }, "datasets a dead upload left half-written were removed");
-  const { requeued } = jobs.recover();
+  const { requeued } = await jobs.recover();
   if (requeued > 0) app.log.info({ requeued }, "queued jobs from a previous run were queued again");
   return app;
 }

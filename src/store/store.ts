@@ -1,40 +1,88 @@
-/** The store as the rest of the service sees it: one connection, one repository per table. */
-import { openDatabase, type Db } from "./database.js";
-import { DatasetRepository } from "./datasets.js";
-import { EvaluationRepository } from "./evaluations.js";
-import { ModelRepository } from "./models.js";
-import { SearchRepository } from "./searches.js";
+/**
+ * The store as the rest of the service sees it: one async repository per table,
+ * no connection and no SQL. Every method returns a Promise so that a backend
+ * with network round trips (PostgreSQL, issue 16) can implement the same
+ * interfaces; the SQLite backend (sqlite-store.ts) answers synchronously inside
+ * them. Each method is one unit of work: a backend that needs a transaction
+ * keeps it inside the method, so callers never hold one across an await.
+ */
+import type { ColumnInfo, DatasetRecord, DatasetSummary } from "./datasets.js";
+import type { EvaluationFilters, EvaluationRecord, EvaluationResult, NewEvaluation } from "./evaluations.js";
+import type { JobStatus, ModelFilters, ModelRecord, Problem, StepSummary, TrainingOutcome, TrainSpec } from "./models.js";
+import type { CandidateOutcome, NewSearch, SearchRecord, SearchResultRow } from "./searches.js";
+import type { Frame } from "../data/frame.js";
+import { openSqliteStore } from "./sqlite-store.js";
 
-export interface Store {
-  readonly path: string;
-  readonly db: Db;
-  readonly datasets: DatasetRepository;
-  readonly models: ModelRepository;
-  readonly evaluations: EvaluationRepository;
-  readonly searches: SearchRepository;
-  isHealthy(): boolean;
-  close(): void;
+export interface DatasetStore {
+  insert(name: string, frame: Frame, columns: ColumnInfo[]): Promise<DatasetSummary>;
+  /** Start-up: removes datasets a dead writer left half-written; how many. */
+  removeIncomplete(): Promise<number>;
+  get(id: string): Promise<DatasetRecord | undefined>;
+  summary(id: string): Promise<DatasetSummary | undefined>;
+  list(limit: number, before: number | null): Promise<DatasetSummary[]>;
+  columns(id: string, offset: number, limit: number): Promise<{ items: ColumnInfo[]; total: number } | undefined>;
+  levels(id: string, column: string, offset: number, limit: number): Promise<{ items: string[]; total: number } | undefined>;
+  loadRows(id: string, offset: number, limit: number): Promise<{ frame: Frame; total: number } | undefined>;
+  delete(id: string): Promise<boolean>;
 }
 
+/** The guarded transitions (markRunning, succeed, finishUnsuccessfully) return false when the row was not in the state they expect. */
+export interface ModelStore {
+  insert(spec: TrainSpec): Promise<ModelRecord>;
+  insertImported(spec: TrainSpec, artifact: Buffer, sha256: string, classes: string[] | null, pipeline: StepSummary[]): Promise<ModelRecord>;
+  get(id: string): Promise<ModelRecord | undefined>;
+  list(filters: ModelFilters, limit: number, before: number | null): Promise<ModelRecord[]>;
+  servingState(id: string): Promise<{ status: JobStatus; artifact_sha256: string | null } | undefined>;
+  getArtifact(id: string): Promise<{ artifact: Buffer; sha256: string } | undefined>;
+  markRunning(id: string): Promise<boolean>;
+  setProgress(id: string, progress: number): Promise<void>;
+  /** The artifact, the metrics and the model's own evaluation, in one unit of work. */
+  succeed(id: string, outcome: TrainingOutcome): Promise<boolean>;
+  finishUnsuccessfully(id: string, status: "failed" | "cancelled", error: Problem): Promise<boolean>;
+  delete(id: string): Promise<boolean>;
+  /** Start-up: running models fail as `interrupted`; the ids of the queued ones, to run again. */
+  recover(interrupted: Problem): Promise<string[]>;
+}
+
+export interface EvaluationStore {
+  insert(e: NewEvaluation): Promise<EvaluationRecord>;
+  get(id: string): Promise<EvaluationRecord | undefined>;
+  list(filters: EvaluationFilters, limit: number, before: number | null): Promise<EvaluationRecord[]>;
+  /** Changes whenever a listed evaluation could have (the list route's ETag). */
+  fingerprint(filters: EvaluationFilters): Promise<string>;
+  markRunning(id: string): Promise<boolean>;
+  setProgress(id: string, progress: number): Promise<void>;
+  succeed(id: string, result: EvaluationResult): Promise<boolean>;
+  finishUnsuccessfully(id: string, status: "failed" | "cancelled", error: Problem): Promise<boolean>;
+  recover(interrupted: Problem): Promise<string[]>;
+}
+
+export interface SearchStore {
+  /** The search and its queued candidate evaluations, all or none. */
+  insertWithCandidates(s: NewSearch, candidates: readonly Omit<NewEvaluation, "search_id" | "status" | "result" | "model_id">[]): Promise<SearchRecord>;
+  status(id: string): Promise<JobStatus | undefined>;
+  candidateOutcome(evaluationId: string, metric: string): Promise<CandidateOutcome>;
+  get(id: string): Promise<SearchRecord | undefined>;
+  list(limit: number, before: number | null, maxResults: number): Promise<{ rows: SearchRecord[]; more: boolean }>;
+  markRunning(id: string): Promise<void>;
+  update(id: string, progress: number, results: SearchResultRow[]): Promise<void>;
+  succeed(id: string, results: SearchResultRow[], best: SearchRecord["best"], modelId: string | null): Promise<boolean>;
+  finishUnsuccessfully(id: string, status: "failed" | "cancelled", error: Problem): Promise<boolean>;
+  /** The search and its candidates that have not ended, cancelled together. */
+  cancel(id: string, reason: Problem): Promise<boolean>;
+  recover(interrupted: Problem): Promise<void>;
+}
+
+export interface Store {
+  readonly datasets: DatasetStore;
+  readonly models: ModelStore;
+  readonly evaluations: EvaluationStore;
+  readonly searches: SearchStore;
+  isHealthy(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Today: the SQLite file at `path` (XIGUA_DB). */
 export function openStore(path: string): Store {
-  const db = openDatabase(path);
-  const evaluations = new EvaluationRepository(db);
-  return {
-    path,
-    db,
-    datasets: new DatasetRepository(db),
-    models: new ModelRepository(db, evaluations),
-    evaluations,
-    searches: new SearchRepository(db),
-    isHealthy: () => {
-      try {
-        return db.open && db.prepare("SELECT 1 AS ok").get() !== undefined;
-      } catch {
-        return false;
-      }
-    },
-    close: () => {
-      if (db.open) db.close();
-    },
-  };
+  return openSqliteStore(path);
 }

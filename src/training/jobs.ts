@@ -18,6 +18,8 @@ import { describeFailure, jobProblem, memoryLimitProblem } from "./job-failure.j
 import { createStopFlag, requestStop, stopReason, type StopReason } from "./stop-flag.js";
 
 export interface JobOptions {
+  /** The SQLite file the pool's workers open themselves (see src/store/sqlite-direct.ts). */
+  dbPath: string;
   /** Per-job wall-clock limit, ms, counted from the moment a worker starts the job (not from submission). */
   timeoutMs: number;
   /** Memory budget of each worker thread running the job, MiB (XIGUA_JOB_MEMORY_MB). */
@@ -53,6 +55,8 @@ interface RunningJob {
   stop: Int32Array;
   tasks: PoolTask[];
   done: Promise<void>;
+  /** This job's markRunning and progress writes, in the order its worker reported them; its outcome is written after them. */
+  writes: Promise<void>;
   started: boolean;
   timer?: NodeJS.Timeout;
 }
@@ -74,7 +78,8 @@ const interruptedProblem = (): Problem => jobProblem("interrupted", "the service
 
 export class JobRunner {
   private readonly running = new Map<string, RunningJob>();
-  private readonly targetFacts = new Map<string, TargetFacts | null>();
+  /** Promises, so that the evaluations a search submits together share one read of their dataset. */
+  private readonly targetFacts = new Map<string, Promise<TargetFacts | null>>();
   private closing = false;
 
   constructor(
@@ -107,12 +112,20 @@ export class JobRunner {
     return this.running.get(id)?.done ?? Promise.resolve();
   }
 
-  /** Returns false when the job is not queued or running. */
-  cancel(id: string): boolean {
+  /**
+   * Resolves false when the job is not queued or running. The cancellation is recorded
+   * before the job is stopped, as before; an await now sits between the two. That is
+   * safe: the job's own outcome writes are guarded (succeed needs `running`, failing
+   * needs `queued` or `running`), so a job that ends meanwhile either lands first (and
+   * this resolves false) or finds the row cancelled and writes nothing; and a job that
+   * stops sees the `cancelled` flag and leaves the row to this method.
+   */
+  async cancel(id: string): Promise<boolean> {
     const job = this.running.get(id);
     const reason = jobProblem("cancelled", "cancelled by a client request");
-    const ended =
-      id.startsWith("md_") ? this.store.models.finishUnsuccessfully(id, "cancelled", reason) : this.store.evaluations.finishUnsuccessfully(id, "cancelled", reason);
+    const ended = await (id.startsWith("md_")
+      ? this.store.models.finishUnsuccessfully(id, "cancelled", reason)
+      : this.store.evaluations.finishUnsuccessfully(id, "cancelled", reason));
     if (job) this.stop(job, "cancelled");
     return ended;
   }
@@ -122,12 +135,15 @@ export class JobRunner {
    * except a search's candidates: a search cannot resume after a restart, so it
    * and its candidates end as interrupted first (re-queued, they would run for nothing).
    */
-  recover(): { requeued: number } {
-    this.store.searches.recover(jobProblem("interrupted", "the service stopped while this search was running"));
-    const models = this.store.models.recover(interruptedProblem());
-    const evaluations = this.store.evaluations.recover(interruptedProblem());
+  async recover(): Promise<{ requeued: number }> {
+    await this.store.searches.recover(jobProblem("interrupted", "the service stopped while this search was running"));
+    const models = await this.store.models.recover(interruptedProblem());
+    const evaluations = await this.store.evaluations.recover(interruptedProblem());
     models.forEach((id) => this.submitTraining(id));
-    evaluations.forEach((id) => (this.store.evaluations.get(id)?.spec.model_id ? this.submitScoring(id) : this.submitEvaluation(id)));
+    for (const id of evaluations) {
+      if ((await this.store.evaluations.get(id))?.spec.model_id) this.submitScoring(id);
+      else this.submitEvaluation(id);
+    }
     return { requeued: models.length + evaluations.length };
   }
 
@@ -142,11 +158,15 @@ export class JobRunner {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([all, new Promise((r) => (timer = setTimeout(r, graceMs)))]);
     clearTimeout(timer);
-    for (const [id, job] of this.running) {
-      if (job.kind === "train") this.store.models.finishUnsuccessfully(id, "failed", interruptedProblem());
-      else this.store.evaluations.finishUnsuccessfully(id, "failed", interruptedProblem());
-      this.stop(job, "shutdown");
-    }
+    // Each job is recorded as interrupted, then stopped (an await between: a job that
+    // ends meanwhile is either recorded first or finds its row failed; see cancel()).
+    await Promise.all(
+      [...this.running].map(async ([id, job]) => {
+        if (job.kind === "train") await this.store.models.finishUnsuccessfully(id, "failed", interruptedProblem());
+        else await this.store.evaluations.finishUnsuccessfully(id, "failed", interruptedProblem());
+        this.stop(job, "shutdown");
+      }),
+    );
     await all;
   }
 
@@ -170,21 +190,55 @@ export class JobRunner {
    * A cross-validation with several splits is cut into one chunk of folds per
    * worker, so a k-fold evaluation uses every core; the chunks' folds are then
    * assembled here (cheap: scoring held-out predictions).
+   *
+   * The job is registered synchronously (whenDone and cancel see it at once); an
+   * evaluation reads its record first (foldChunks), and if it was stopped during that
+   * read, no task is queued and it ends as a stopped queued task would.
    */
   private submit(kind: JobKind, id: string): void {
     if (this.closing) return;
-    const job: RunningJob = { kind, stop: createStopFlag(), tasks: [], done: Promise.resolve(), started: false };
-    const chunks = kind === "evaluate" ? this.foldChunks(id) : null;
+    const job: RunningJob = { kind, stop: createStopFlag(), tasks: [], done: Promise.resolve(), writes: Promise.resolve(), started: false };
+    const work: Promise<TrainOutput | ScoreOutput> =
+      kind === "evaluate"
+        ? this.foldChunks(id).then((chunks) => (stopReason(job.stop) ? Promise.reject(new Error("stopped before it was queued")) : this.startTasks(kind, id, job, chunks)))
+        : this.startTasks(kind, id, job, null);
+    job.done = work
+      .then(
+        // After the job's own progress writes: succeed needs the row `running`.
+        (output) => job.writes.then(() => this.succeed(id, output)),
+        (error) => {
+          const reason = stopReason(job.stop);
+          this.stop(job, "cancelled"); // one chunk failed: the others have nothing left to contribute
+          return job.writes.then(() => this.fail(id, job, reason, error));
+        },
+      )
+      .catch((error) => this.log.error({ err: error, job: id }, "recording a job's outcome failed"))
+      .finally(() => {
+        clearTimeout(job.timer);
+        this.running.delete(id);
+      });
+    this.running.set(id, job);
+  }
+
+  /** The job's pool tasks: one, or one per chunk of folds. */
+  private startTasks(kind: JobKind, id: string, job: RunningJob, chunks: Awaited<ReturnType<JobRunner["foldChunks"]>>): Promise<TrainOutput | ScoreOutput> {
     const parts = chunks?.ranges.length ?? 1;
     const progress = new Float64Array(parts);
     const ports: MessagePort[] = [];
+    // The port's handler used to write synchronously; the writes now chain on job.writes,
+    // so they still reach the store in the order the worker sent them.
+    const write = (f: () => Promise<unknown>) => {
+      job.writes = job.writes.then(f).then(
+        () => undefined,
+        (err) => this.log.warn({ err, job: id }, "recording a job's progress failed"),
+      );
+    };
     const onStarted = () => {
       if (job.started) return;
       job.started = true;
       // The time limit counts from here: time spent queued behind other jobs is not this job's.
       job.timer = setTimeout(() => this.stop(job, "timeout"), this.options.timeoutMs).unref();
-      if (kind === "train") this.store.models.markRunning(id);
-      else this.store.evaluations.markRunning(id);
+      write(() => (kind === "train" ? this.store.models.markRunning(id) : this.store.evaluations.markRunning(id)));
     };
     const run = (body: TaskBody, part: number): Promise<TrainOutput | ScoreOutput | FoldsOutput> => {
       const task: PoolTask = { kill: new AbortController(), started: false, ended: false };
@@ -198,8 +252,7 @@ export class JobRunner {
         } else if (message.type === "progress") {
           progress[part] = message.value;
           const overall = progress.reduce((a, b) => a + b, 0) / parts;
-          if (kind === "train") this.store.models.setProgress(id, overall);
-          else this.store.evaluations.setProgress(id, overall);
+          write(() => (kind === "train" ? this.store.models.setProgress(id, overall) : this.store.evaluations.setProgress(id, overall)));
         }
       });
       return this.pool.run({ ...body, port: port2 } as WorkerTask, task.kill.signal).finally(() => {
@@ -207,7 +260,7 @@ export class JobRunner {
         clearTimeout(task.killTimer);
       });
     };
-    const base = { dbPath: this.store.path, stop: job.stop, memoryMb: this.options.memoryMb };
+    const base = { dbPath: this.options.dbPath, stop: job.stop, memoryMb: this.options.memoryMb };
     const work: Promise<TrainOutput | ScoreOutput> = chunks
       ? Promise.all(chunks.ranges.map(([from, to], part) => run({ kind: "folds", ...base, evaluationId: id, from, to }, part))).then((outputs) => ({
           kind: "score" as const,
@@ -215,22 +268,7 @@ export class JobRunner {
           warnings: chunks.warnings,
         }))
       : (run(kind === "train" ? { kind, ...base, modelId: id } : { kind, ...base, evaluationId: id }, 0) as Promise<TrainOutput | ScoreOutput>);
-    job.done = work
-      .then(
-        (output) => this.succeed(id, output),
-        (error) => {
-          const reason = stopReason(job.stop);
-          this.stop(job, "cancelled"); // one chunk failed: the others have nothing left to contribute
-          return this.fail(id, job, reason, error);
-        },
-      )
-      .catch((error) => this.log.error({ err: error, job: id }, "recording a job's outcome failed"))
-      .finally(() => {
-        clearTimeout(job.timer);
-        ports.forEach((p) => p.close());
-        this.running.delete(id);
-      });
-    this.running.set(id, job);
+    return work.finally(() => ports.forEach((p) => p.close()));
   }
 
   /**
@@ -239,13 +277,13 @@ export class JobRunner {
    * the stored spec's resolved fields (the route resolved and validated it; the worker
    * resolves it again and reports any problem) and the target's facts once per dataset.
    */
-  private foldChunks(id: string): { ranges: [number, number][]; spec: AssemblySpec; classes: string[] | null; warnings: string[] } | null {
+  private async foldChunks(id: string): Promise<{ ranges: [number, number][]; spec: AssemblySpec; classes: string[] | null; warnings: string[] } | null> {
     if (this.pool.size < 2) return null;
-    const record = this.store.evaluations.get(id);
+    const record = await this.store.evaluations.get(id);
     if (!record || record.spec.model_id) return null;
     const stored = record.spec as { target?: unknown; validation?: Validation; positive_class?: string | null; beta?: number };
     if (typeof stored.target !== "string" || !stored.validation) return null;
-    const target = this.targetFactsOf(record.dataset_id, stored.target);
+    const target = await this.targetFactsOf(record.dataset_id, stored.target);
     if (!target) return null;
     const splits = splitCount(stored.validation, target.usableRows);
     if (splits < 2) return null;
@@ -257,24 +295,28 @@ export class JobRunner {
     return { ranges, spec, classes, warnings };
   }
 
-  private targetFactsOf(datasetId: string, column: string): TargetFacts | null {
+  private targetFactsOf(datasetId: string, column: string): Promise<TargetFacts | null> {
     const key = `${datasetId}\u0000${column}`;
-    if (this.targetFacts.has(key)) return this.targetFacts.get(key)!;
-    const dataset: DatasetRecord | undefined = this.store.datasets.get(datasetId);
-    if (!dataset) return null; // not cached: the worker reports the missing dataset
-    const info = dataset.columns.find((c) => c.name === column);
-    const facts = info ? { usableRows: dataset.row_count - info.missing_count, missing: info.missing_count, levels: info.levels ?? [] } : null;
+    const cached = this.targetFacts.get(key);
+    if (cached) return cached;
+    const facts = this.store.datasets.get(datasetId).then((dataset: DatasetRecord | undefined) => {
+      // Not kept when the dataset is missing or the read failed: the worker reports the missing dataset.
+      if (!dataset) this.targetFacts.delete(key);
+      const info = dataset?.columns.find((c) => c.name === column);
+      return dataset && info ? { usableRows: dataset.row_count - info.missing_count, missing: info.missing_count, levels: info.levels ?? [] } : null;
+    });
+    facts.catch(() => this.targetFacts.delete(key));
     if (this.targetFacts.size >= TARGET_FACTS_CACHE) this.targetFacts.delete(this.targetFacts.keys().next().value!);
     this.targetFacts.set(key, facts);
     return facts;
   }
 
-  private succeed(id: string, output: TrainOutput | ScoreOutput): void {
+  private async succeed(id: string, output: TrainOutput | ScoreOutput): Promise<void> {
     if (output.kind === "score") {
-      this.store.evaluations.succeed(id, { ...output.evaluation, ...(output.warnings.length ? { warnings: output.warnings } : {}) } as unknown as Record<string, unknown>);
+      await this.store.evaluations.succeed(id, { ...output.evaluation, ...(output.warnings.length ? { warnings: output.warnings } : {}) } as unknown as Record<string, unknown>);
       return;
     }
-    const model = this.store.models.get(id);
+    const model = await this.store.models.get(id);
     if (!model) return;
     const evaluation = output.evaluation
       ? {
@@ -287,7 +329,8 @@ export class JobRunner {
           result: output.evaluation as unknown as Record<string, unknown>,
         }
       : null;
-    const recorded = this.store.models.succeed(id, {
+    // One unit of work in the store (artifact, metrics, evaluation); the read above is only for the spec, which never changes.
+    const recorded = await this.store.models.succeed(id, {
       artifact: Buffer.from(output.artifact),
       sha256: output.sha256,
       classes: output.classes,
@@ -300,7 +343,7 @@ export class JobRunner {
     if (recorded) this.log.info({ model: id, fit_seconds: output.fitSeconds }, "model trained");
   }
 
-  private fail(id: string, job: RunningJob, reason: StopReason | null, error: unknown): void {
+  private async fail(id: string, job: RunningJob, reason: StopReason | null, error: unknown): Promise<void> {
     if (reason === "cancelled") return; // recorded by cancel()
     if (reason === "shutdown") return; // queued: stays queued; running: recorded by close()
     const failure =
@@ -310,7 +353,7 @@ export class JobRunner {
           ? { problem: memoryLimitProblem(this.options.memoryMb), internal: (error as { message?: string })?.message }
           : describeFailure(error, { jobId: id, memoryMb: this.options.memoryMb, heapMb: this.options.heapMb });
     const p = failure.problem;
-    const ended = job.kind === "train" ? this.store.models.finishUnsuccessfully(id, "failed", p) : this.store.evaluations.finishUnsuccessfully(id, "failed", p);
+    const ended = await (job.kind === "train" ? this.store.models.finishUnsuccessfully(id, "failed", p) : this.store.evaluations.finishUnsuccessfully(id, "failed", p));
     if (!ended) return;
     if (p.status >= 500) this.log.error({ job: id, code: p.code, error: failure.internal }, "job failed");
     else this.log.warn({ job: id, code: p.code, detail: p.detail, ...(failure.internal ? { error: failure.internal } : {}) }, "job failed");

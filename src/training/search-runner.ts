@@ -50,11 +50,11 @@ export class SearchRunner {
   start(plan: SearchPlan): void {
     this.run(plan).catch((err) => {
       this.log.error({ err, search: plan.searchId }, "search failed");
-      try {
-        this.store.searches.finishUnsuccessfully(plan.searchId, "failed", jobProblem("training_failed", `the search failed unexpectedly; see the server log (search ${plan.searchId})`));
-      } catch {
-        // The store is closed (shutdown): the next start marks the search interrupted.
-      }
+      this.store.searches
+        .finishUnsuccessfully(plan.searchId, "failed", jobProblem("training_failed", `the search failed unexpectedly; see the server log (search ${plan.searchId})`))
+        .catch(() => {
+          // The store is closed (shutdown): the next start marks the search interrupted.
+        });
     });
   }
 
@@ -63,50 +63,56 @@ export class SearchRunner {
    * ends (one indexed read), so N candidates cost N reads, not N².
    */
   private async run(plan: SearchPlan): Promise<void> {
-    this.store.searches.markRunning(plan.searchId);
+    await this.store.searches.markRunning(plan.searchId);
     const rows = plan.candidates.map((c) => ({ ...c }));
     for (let i = 0; i < rows.length; i += SUBMIT_CHUNK) {
       if (i > 0) {
         await nextTurn();
-        if (this.store.searches.status(plan.searchId) !== "running") break; // cancelled: its candidates are already ended
+        if ((await this.store.searches.status(plan.searchId)) !== "running") break; // cancelled: its candidates are already ended
       }
       rows.slice(i, i + SUBMIT_CHUNK).forEach((r) => this.jobs.submitEvaluation(r.evaluation_id));
     }
     let ended = 0;
     let pendingWrite: NodeJS.Timeout | undefined;
+    // A progress write is not awaited by the timer; the last one is awaited before the search ends (see below).
+    let lastWrite: Promise<void> = Promise.resolve();
     const writeProgress = () => {
       pendingWrite = undefined;
-      try {
-        this.store.searches.update(plan.searchId, ended / rows.length, ranked(rows, plan.higherIsBetter));
-      } catch (err) {
+      lastWrite = this.store.searches.update(plan.searchId, ended / rows.length, ranked(rows, plan.higherIsBetter)).catch((err) => {
         // The store closed under a pending write (shutdown); the search is recovered as interrupted.
         this.log.warn({ err, search: plan.searchId }, "search progress not written");
-      }
+      });
     };
     await Promise.all(
       rows.map(async (row) => {
         await this.jobs.whenDone(row.evaluation_id);
-        Object.assign(row, this.store.searches.candidateOutcome(row.evaluation_id, plan.scoring));
+        Object.assign(row, await this.store.searches.candidateOutcome(row.evaluation_id, plan.scoring));
         ended++;
         pendingWrite ??= setTimeout(writeProgress, PROGRESS_WRITE_MS).unref();
       }),
     );
     clearTimeout(pendingWrite);
-    if (this.store.searches.status(plan.searchId) !== "running") return; // cancelled meanwhile
+    await lastWrite; // a progress write still in flight must not land after the outcome (update is guarded on running, but keep the order)
+    if ((await this.store.searches.status(plan.searchId)) !== "running") return; // cancelled meanwhile
     // A candidate still queued never ran: the service is stopping, and the next start marks the search interrupted.
     if (rows.some((r) => r.status === "queued")) return;
     const results = ranked(rows, plan.higherIsBetter);
     const best = results.find((r) => r.rank === 1);
     if (!best) {
-      this.store.searches.finishUnsuccessfully(plan.searchId, "failed", jobProblem("search_failed", `no candidate produced a ${plan.scoring} score; see the candidates' evaluations`));
+      await this.store.searches.finishUnsuccessfully(plan.searchId, "failed", jobProblem("search_failed", `no candidate produced a ${plan.scoring} score; see the candidates' evaluations`));
       return;
     }
+    // Awaits now sit between the status check, the refit's insert and succeed (one synchronous
+    // run before). With SQLite each store call settles at once, with no I/O between, so no other
+    // request's handler runs in between: the order is as before. A backend with real round trips
+    // can see a cancel land here: succeed is guarded on `running`, so the search stays cancelled
+    // (the refit model, if inserted, is then trained on its own, like any model).
     let modelId: string | null = null;
     if (plan.refit) {
-      const model = this.store.models.insert({ ...plan.refit, params: best.params });
+      const model = await this.store.models.insert({ ...plan.refit, params: best.params });
       this.jobs.submitTraining(model.id);
       modelId = model.id;
     }
-    this.store.searches.succeed(plan.searchId, results, { params: best.params, score: best.mean_score }, modelId);
+    await this.store.searches.succeed(plan.searchId, results, { params: best.params, score: best.mean_score }, modelId);
   }
 }

@@ -179,7 +179,7 @@ test("a pipeline whose step columns do not chain into the state", async () => {
 test("a stored artifact that no longer loads is a 409 on predict, explain and artifact, not a 500", async () => {
   const broken = ladderTree(12, true);
   const store = t.app.services.store;
-  const record = store.models.insertImported(
+  const record = await store.models.insertImported(
     { algorithm: "cart", params: {}, task: "classification", dataset_id: "", target: "label", features: ["x1", "x2", "g"], preprocessing: [], validation: { method: "none" }, seed: 0, positive_class: null, name: null },
     Buffer.from(JSON.stringify(broken)),
     broken.sha256 as string,

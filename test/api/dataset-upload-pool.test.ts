@@ -11,8 +11,8 @@ import { gzipSync } from "node:zlib";
 import type { InjectOptions } from "fastify";
 import { readCsvUpload, readJsonUpload, storeDataset } from "../../src/server/compute/ingest-dataset.js";
 import { datasetToWire } from "../../src/server/routes/datasets.js";
-import { openDatabase } from "../../src/store/database.js";
-import { DatasetRepository, type DatasetSummary } from "../../src/store/datasets.js";
+import { openDatabase, DatasetRepository } from "../../src/store/sqlite-direct.js";
+import type { DatasetSummary } from "../../src/store/datasets.js";
 import { testApp, type TestApp } from "../helpers/app.js";
 
 const INLINE_BYTES = 256 * 1024;
@@ -54,6 +54,9 @@ function contents(datasets: DatasetRepository, summary: DatasetSummary) {
   return { wire, columns: datasets.get(summary.id)!.columns, frame: datasets.loadFrame(summary.id), page: datasets.loadRows(summary.id, 1000, 500) };
 }
 
+/** The app's stored dataset, read through a synchronous SQLite repository of the test's own (loadFrame is not on the async store). */
+const appDatasets = () => new DatasetRepository(openDatabase(t.dbPath, { readonly: true }));
+
 const big = table(60_000);
 
 describe("uploads over 256 KiB", () => {
@@ -67,10 +70,10 @@ describe("uploads over 256 KiB", () => {
     const created = res.json();
     assert.equal(res.headers.location, `/v1/datasets/${created.id}`);
     // Read back through the request thread's own connection, right after the 201.
-    const stored = t.app.services.store.datasets.summary(created.id)!;
+    const stored = (await t.app.services.store.datasets.summary(created.id))!;
     assert.deepEqual(created, datasetToWire(stored));
     const expected = storeDataset(reference, "big", readCsvUpload(csv, { missingValues: ["NA"], columnTypes: { code: "categorical" }, maxCells: t.app.services.config.maxCells }));
-    const actual = contents(t.app.services.store.datasets, stored);
+    const actual = contents(appDatasets(), stored);
     assert.deepEqual(actual, contents(reference, expected));
     const byName = Object.fromEntries(actual.columns.map((c) => [c.name, c]));
     assert.deepEqual([byName.x.type, byName.kind.type, byName.late.type, byName.code.type], ["numeric", "categorical", "categorical", "categorical"]);
@@ -86,10 +89,10 @@ describe("uploads over 256 KiB", () => {
     assert.ok(text.length > 4 * INLINE_BYTES);
     const res = await t.app.inject({ method: "POST", url: "/v1/datasets", headers: { "content-type": "application/json", "content-encoding": "gzip" }, payload: gzipSync(text) });
     assert.equal(res.statusCode, 201, res.body);
-    const stored = t.app.services.store.datasets.summary(res.json().id)!;
+    const stored = (await t.app.services.store.datasets.summary(res.json().id))!;
     assert.deepEqual(res.json(), datasetToWire(stored));
     const { name, frame } = readJsonUpload(JSON.parse(text), t.app.services.config.maxCells);
-    assert.deepEqual(contents(t.app.services.store.datasets, stored), contents(reference, storeDataset(reference, name, frame)));
+    assert.deepEqual(contents(appDatasets(), stored), contents(reference, storeDataset(reference, name, frame)));
   });
 
   test("/health/live answers while an upload is being stored", async () => {

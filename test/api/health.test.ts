@@ -53,7 +53,7 @@ test("GET /v1/algorithms lists params as JSON Schema with defaults", async () =>
 test("ready answers 503 with Retry-After once the database is closed", async () => {
   const local = await testApp();
   try {
-    local.app.services.store.db.close();
+    await local.app.services.store.close();
     const res = await local.app.inject({ url: "/health/ready" });
     assert.equal(res.statusCode, 503);
     assert.equal(res.headers["retry-after"], "5");

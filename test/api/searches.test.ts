@@ -4,7 +4,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { rankScores } from "../../src/evaluation/search-space.js";
-import { fixture, testApp, uploadCsv, waitFor, type TestApp } from "../helpers/app.js";
+import { fixture, sqliteCount, testApp, uploadCsv, waitFor, type TestApp } from "../helpers/app.js";
 
 let t: TestApp;
 let wm3: string;
@@ -74,7 +74,7 @@ test("errors: a bad candidate names its grid field, unknown scoring, missing gri
   assert.equal((await post({})).statusCode, 400);
   assert.equal((await post({ param_grid: { nope: [1] } })).statusCode, 422);
   assert.equal((await t.app.inject({ url: "/v1/searches/sr_nope" })).statusCode, 404);
-  const count = (t.app.services.store.db.prepare("SELECT count(*) AS n FROM searches WHERE status = 'queued'").get() as { n: number }).n;
+  const count = sqliteCount(t.dbPath, "SELECT count(*) AS n FROM searches WHERE status = 'queued'");
   assert.equal(count, 0, "nothing queued by a rejected request");
 });
 
@@ -103,7 +103,7 @@ test("cancel: a running search and its pending candidates end cancelled; a secon
 describe("bounded search spaces (issue 10, items 5, 16, 20)", () => {
   const post = (payload: object) => t.app.inject({ method: "POST", url: "/v1/searches", payload: { dataset_id: wm3, algorithm: "cart", target: "好瓜", features, refit: false, ...payload } });
   const thousand = Array.from({ length: 1000 }, (_, i) => i + 1);
-  const queuedSearches = () => (t.app.services.store.db.prepare("SELECT count(*) AS n FROM searches").get() as { n: number }).n;
+  const queuedSearches = () => sqliteCount(t.dbPath, "SELECT count(*) AS n FROM searches");
 
   test("three 1,000-value lists: a grid is 422 with the count; a random search draws only n_iter", async () => {
     const before = queuedSearches();
@@ -249,7 +249,7 @@ test("a search stopped by shutdown is recovered as interrupted, not failed for w
     assert.equal(after.status, "failed");
     assert.equal(after.error.code, "interrupted", JSON.stringify(after.error));
     assert.equal(second.app.services.jobs.activeCount, 0, "no candidate of the interrupted search runs again");
-    const candidates = (after.results as { evaluation_id: string }[]).map((r) => second.app.services.store.evaluations.get(r.evaluation_id)!);
+    const candidates = (await Promise.all((after.results as { evaluation_id: string }[]).map((r) => second.app.services.store.evaluations.get(r.evaluation_id)))).map((e) => e!);
     const unfinished = candidates.filter((e) => e.status !== "succeeded");
     assert.ok(unfinished.length > 0, "the shutdown left candidates unfinished");
     for (const e of unfinished) assert.deepEqual([e.status, e.error?.code], ["failed", "interrupted"], e.id);

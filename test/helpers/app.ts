@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/server/app.js";
 import type { Config } from "../../src/server/config.js";
+import { openDatabase } from "../../src/store/sqlite-direct.js";
 
 export interface TestApp {
   app: FastifyInstance;
@@ -25,6 +26,16 @@ export async function testApp(config: Partial<Config> = {}, dir = mkdtempSync(jo
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A count straight from the test app's SQLite file, on a read-only connection of its own (the Store exposes no SQL). */
+export function sqliteCount(dbPath: string, sql: string): number {
+  const db = openDatabase(dbPath, { readonly: true });
+  try {
+    return (db.prepare(sql).get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
 }
 
 export function fixture(name: string): Buffer {

@@ -131,7 +131,7 @@ export class FuzzHarness {
     if (res.statusCode !== 202) return;
     const location = String(res.headers.location ?? "");
     if (/^\/v1\/(models|searches)\/[^/]+$/.test(location)) await this.app.inject({ method: "POST", url: `${location}/cancel` });
-    else if (/^\/v1\/evaluations\/[^/]+$/.test(location)) this.app.services.jobs.cancel(location.split("/").at(-1)!);
+    else if (/^\/v1\/evaluations\/[^/]+$/.test(location)) await this.app.services.jobs.cancel(location.split("/").at(-1)!);
   }
 
   async assertHealthy(after: string): Promise<void> {

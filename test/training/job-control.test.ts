@@ -26,9 +26,10 @@ function modelSpec(datasetId: string, algorithm: string, params: Record<string, 
 /** An mlp that would run for minutes: only a stop ends it early. */
 const endless = { hidden_layer_sizes: [64, 64], max_iter: 10_000, tol: 0, n_iter_no_change: 10_000 };
 
-async function until(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+/** Polls `check` (it may read the async store) until it holds. */
+async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -75,15 +76,16 @@ test("the time limit counts from the start of each job: three 300 ms jobs under 
     const ds = (await uploadCsv(t.app, "small", numericCsv(50))).id;
     const store: Store = t.app.services.store;
     const hold = new Map<string, number>();
-    const runner = new JobRunner(store, new SleepingPool(hold) as unknown as TrainingPool, { timeoutMs: 500, memoryMb: 4096, heapMb: 4096 }, quiet);
-    const ids = [300, 300, 300, 900].map((ms) => {
-      const id = store.models.insert(modelSpec(ds, "baseline")).id;
+    const runner = new JobRunner(store, new SleepingPool(hold) as unknown as TrainingPool, { dbPath: t.dbPath, timeoutMs: 500, memoryMb: 4096, heapMb: 4096 }, quiet);
+    const ids: string[] = [];
+    for (const ms of [300, 300, 300, 900]) {
+      const id = (await store.models.insert(modelSpec(ds, "baseline"))).id;
       hold.set(id, ms);
       runner.submitTraining(id);
-      return id;
-    });
+      ids.push(id);
+    }
     await Promise.all(ids.map((id) => runner.whenDone(id)));
-    const [a, b, c, slow] = ids.map((id) => store.models.get(id)!);
+    const [a, b, c, slow] = (await Promise.all(ids.map((id) => store.models.get(id)))).map((m) => m!);
     assert.deepEqual([a.status, b.status, c.status], ["succeeded", "succeeded", "succeeded"], JSON.stringify([a.error, b.error, c.error]));
     assert.equal(slow.status, "failed", "a job longer than the limit still times out");
     assert.equal(slow.error?.code, "timeout");
@@ -96,22 +98,22 @@ test("a cancelled long fit stops within a second on the same thread, and the que
   const t = await testApp({ workers: 1 });
   const pool = new TrainingPool({ workers: 1, maxHeapMb: 1024 });
   // A one-second grace: a fit that ignored its signal would lose its thread to piscina's abort.
-  const runner = new JobRunner(t.app.services.store, pool, { timeoutMs: 600_000, memoryMb: 4096, heapMb: 1024, killGraceMs: 1000 }, quiet);
+  const runner = new JobRunner(t.app.services.store, pool, { dbPath: t.dbPath, timeoutMs: 600_000, memoryMb: 4096, heapMb: 1024, killGraceMs: 1000 }, quiet);
   try {
     const ds = (await uploadCsv(t.app, "numbers", numericCsv(2000))).id;
     const store: Store = t.app.services.store;
-    const long = store.models.insert(modelSpec(ds, "mlp", endless)).id;
-    const next = store.models.insert(modelSpec(ds, "baseline")).id;
+    const long = (await store.models.insert(modelSpec(ds, "mlp", endless))).id;
+    const next = (await store.models.insert(modelSpec(ds, "baseline"))).id;
     runner.submitTraining(long);
     runner.submitTraining(next);
-    await until(() => store.models.get(long)?.status === "running", "the long fit to start");
-    await until(() => (store.models.get(long)?.progress ?? 0) > 0, "the long fit to report progress");
+    await until(async () => (await store.models.get(long))?.status === "running", "the long fit to start");
+    await until(async () => ((await store.models.get(long))?.progress ?? 0) > 0, "the long fit to report progress");
     const before = threadIds(pool);
-    assert.equal(runner.cancel(long), true);
+    assert.equal(await runner.cancel(long), true);
     await runner.whenDone(long);
     await runner.whenDone(next);
-    assert.equal(store.models.get(long)?.status, "cancelled");
-    assert.equal(store.models.get(next)?.status, "succeeded", JSON.stringify(store.models.get(next)?.error));
+    assert.equal((await store.models.get(long))?.status, "cancelled");
+    assert.equal((await store.models.get(next))?.status, "succeeded", JSON.stringify((await store.models.get(next))?.error));
     assert.deepEqual(threadIds(pool), before, "the thread that ran the cancelled fit was kept and ran the next job");
   } finally {
     await runner.close(0);
@@ -125,8 +127,8 @@ async function stallCheck(t: TestApp, stop: (url: string) => Promise<number>): P
   const long = (await t.app.inject({ method: "POST", url: "/v1/models", payload: { dataset_id: ds, algorithm: "mlp", target: "y", params: endless, validation: { method: "none" } } })).json().id;
   const queued = (await t.app.inject({ method: "POST", url: "/v1/models", payload: { dataset_id: ds, algorithm: "baseline", target: "y" } })).json().id;
   const store: Store = t.app.services.store;
-  await until(() => store.models.get(long)?.status === "running", "the long fit to start");
-  assert.equal(store.models.get(queued)?.status, "queued");
+  await until(async () => (await store.models.get(long))?.status === "running", "the long fit to start");
+  assert.equal((await store.models.get(queued))?.status, "queued");
   assert.ok([200, 202, 204].includes(await stop(`/v1/models/${long}`)));
   // Nothing else is submitted: the queued job must start on its own.
   const done = await waitFor(t.app, `/v1/models/${queued}`);
@@ -171,14 +173,14 @@ test("a job that passes its memory budget at run time fails alone with memory_li
     const rows = Array.from({ length: 20_000 }, (_, i) => `c${(i * 7919) % 500},${i % 3 === 0 ? "a" : "b"}`);
     const ds = (await uploadCsv(t.app, "levels", `x,y\n${rows.join("\n")}\n`)).id;
     const store: Store = t.app.services.store;
-    const big = store.models.insert({ ...modelSpec(ds, "logistic_regression"), features: ["x"] }).id;
+    const big = (await store.models.insert({ ...modelSpec(ds, "logistic_regression"), features: ["x"] })).id;
     t.app.services.jobs.submitTraining(big);
     let ready = true;
-    while (["queued", "running"].includes(store.models.get(big)!.status)) {
+    while (["queued", "running"].includes((await store.models.get(big))!.status)) {
       ready &&= (await t.app.inject({ url: "/health/ready" })).statusCode === 200;
       await new Promise((r) => setTimeout(r, 20));
     }
-    const failed = store.models.get(big)!;
+    const failed = (await store.models.get(big))!;
     assert.equal(failed.status, "failed");
     assert.equal(failed.error?.code, "memory_limit_exceeded", JSON.stringify(failed.error));
     assert.equal(failed.error?.status, 422);
@@ -201,7 +203,7 @@ test("a dataset deleted before its job starts fails the job with dataset_deleted
     const long = (await t.app.inject({ method: "POST", url: "/v1/models", payload: { dataset_id: ds, algorithm: "mlp", target: "y", params: endless, validation: { method: "none" } } })).json().id;
     const victim = (await t.app.inject({ method: "POST", url: "/v1/models", payload: { dataset_id: doomed, algorithm: "baseline", target: "y" } })).json().id;
     const store: Store = t.app.services.store;
-    await until(() => store.models.get(long)?.status === "running", "the long fit to start");
+    await until(async () => (await store.models.get(long))?.status === "running", "the long fit to start");
     assert.equal((await t.app.inject({ method: "DELETE", url: `/v1/datasets/${doomed}` })).statusCode, 204);
     await t.app.inject({ method: "POST", url: `/v1/models/${long}/cancel` });
     const failed = await waitFor(t.app, `/v1/models/${victim}`);

@@ -66,7 +66,7 @@ test("an unusable input found inside a running job fails it with a 422 problem",
     const store: Store = t.app.services.store;
     // Queued through the store, as if the data had changed under a queued job: the worker finds a single class.
     const spec = { algorithm: "cart", params: {}, task: "classification", dataset_id: ds, target: "y", features: ["x"], preprocessing: [], validation: { method: "none" }, seed: 1, positive_class: null, name: null };
-    const id = store.models.insert(spec).id;
+    const id = (await store.models.insert(spec)).id;
     t.app.services.jobs.submitTraining(id);
     await t.app.services.jobs.whenDone(id);
     const failed = (await t.app.inject({ url: `/v1/models/${id}` })).json();

@@ -16,7 +16,7 @@ import type { ColumnType, Frame } from "../../data/frame.js";
 import { readCsv } from "../../data/read-csv.js";
 import { readJsonRows } from "../../data/read-json.js";
 import { summarizeColumn } from "../../data/summary.js";
-import type { DatasetRepository, DatasetSummary } from "../../store/datasets.js";
+import type { ColumnInfo, DatasetRepository, DatasetSummary } from "../../store/datasets.js";
 import { ApiError } from "../errors.js";
 import { refuseDeepBody } from "../plugins/body-depth.js";
 import { parseJsonBlocks } from "../predict.js";
@@ -75,7 +75,8 @@ export function readJsonUpload(parsed: unknown, maxCells: number): { name: strin
   return { name, frame: readJsonRows(rows, { missingValues: missing_values, columnTypes: column_types, maxCells }) };
 }
 
-export function storeDataset(datasets: DatasetRepository, name: string, frame: Frame): DatasetSummary {
+/** `datasets`: the main thread's async DatasetStore (a Promise back), or a compute thread's SQLite repository. */
+export function storeDataset<R>(datasets: { insert(name: string, frame: Frame, columns: ColumnInfo[]): R }, name: string, frame: Frame): R {
   return datasets.insert(name, frame, frame.columns.map(summarizeColumn));
 }
 

@@ -59,8 +59,9 @@ export const comparisonRoutes: FastifyPluginAsync = async (base) => {
     async (request) => {
       const { evaluation_ids, alpha, metric } = request.body;
       if (new Set(evaluation_ids).size !== evaluation_ids.length) throw new ApiError("validation_failed", "an evaluation is listed twice", [{ path: "evaluation_ids", message: "duplicates" }]);
+      const records = await Promise.all(evaluation_ids.map((id) => store.evaluations.get(id)));
       const compared: ComparedEvaluation[] = evaluation_ids.map((id, i) => {
-        const e = store.evaluations.get(id);
+        const e = records[i];
         if (!e) throw new ApiError("not_found", `evaluation ${id} does not exist`, [{ path: `evaluation_ids[${i}]`, message: "unknown evaluation" }]);
         if (e.status !== "succeeded") throw new ApiError("wrong_state", `evaluation ${id} is ${e.status}`, [{ path: `evaluation_ids[${i}]`, message: e.status }]);
         const r = (e.result ?? {}) as Partial<ComparedEvaluation>;

@@ -78,13 +78,13 @@ export const datasetRoutes: FastifyPluginAsync = async (base) => {
         const { name } = query.data;
         const options = { missingValues: query.data.missing_values?.split(","), columnTypes: parseColumnTypesQuery(query.data.column_types), maxCells: config.maxCells };
         record = Buffer.isBuffer(body)
-          ? storeDataset(store.datasets, name, readCsvUpload(body, options))
+          ? await storeDataset(store.datasets, name, readCsvUpload(body, options))
           : await compute.ingestDataset({ format: "csv", blocks: body.blocks, length: body.length, name, options });
       } else if (body instanceof UnparsedPredictBody) {
         record = await compute.ingestDataset({ format: "json", blocks: body.blocks, maxCells: config.maxCells });
       } else {
         const { name, frame } = readJsonUpload(body, config.maxCells);
-        record = storeDataset(store.datasets, name, frame);
+        record = await storeDataset(store.datasets, name, frame);
       }
       reply.header("location", `/v1/datasets/${record.id}`);
       return reply.code(201).send(datasetToWire(record));
@@ -96,7 +96,7 @@ export const datasetRoutes: FastifyPluginAsync = async (base) => {
     { schema: { tags: ["datasets"], summary: "List datasets, newest first", querystring: paginationQuery, response: { 200: listOf(datasetSchema), ...errorResponses } } },
     async (request) => {
       const { limit, cursor } = request.query;
-      return page(store.datasets.list(limit + 1, cursorSeq(cursor)), limit, datasetToWire);
+      return page(await store.datasets.list(limit + 1, cursorSeq(cursor)), limit, datasetToWire);
     },
   );
 
@@ -104,7 +104,7 @@ export const datasetRoutes: FastifyPluginAsync = async (base) => {
     "/datasets/:id",
     { schema: { tags: ["datasets"], params: idParams, response: { 200: datasetSchema, 404: problemSchema } } },
     async (request) => {
-      const record = store.datasets.summary(request.params.id);
+      const record = await store.datasets.summary(request.params.id);
       if (!record) throw notFound("dataset", request.params.id);
       return datasetToWire(record);
     },
@@ -122,7 +122,7 @@ export const datasetRoutes: FastifyPluginAsync = async (base) => {
       },
     },
     async (request) => {
-      const page = store.datasets.columns(request.params.id, request.query.offset, request.query.limit);
+      const page = await store.datasets.columns(request.params.id, request.query.offset, request.query.limit);
       if (!page) throw notFound("dataset", request.params.id);
       return page;
     },
@@ -141,9 +141,9 @@ export const datasetRoutes: FastifyPluginAsync = async (base) => {
     },
     async (request) => {
       const { column, offset, limit } = request.query;
-      const page = store.datasets.levels(request.params.id, column, offset, limit);
+      const page = await store.datasets.levels(request.params.id, column, offset, limit);
       if (page) return page;
-      if (!store.datasets.summary(request.params.id)) throw notFound("dataset", request.params.id);
+      if (!(await store.datasets.summary(request.params.id))) throw notFound("dataset", request.params.id);
       throw new ApiError("unknown_column", `dataset ${request.params.id} has no column "${column}"`, [{ path: "query.column", message: "no such column" }]);
     },
   );
@@ -152,7 +152,7 @@ export const datasetRoutes: FastifyPluginAsync = async (base) => {
     "/datasets/:id/rows",
     { schema: { tags: ["datasets"], summary: "Page through a dataset's rows", params: idParams, querystring: rowsQuery, response: { 200: rowsPage, 404: problemSchema, ...errorResponses } } },
     async (request) => {
-      const page = store.datasets.loadRows(request.params.id, request.query.offset, request.query.limit);
+      const page = await store.datasets.loadRows(request.params.id, request.query.offset, request.query.limit);
       if (!page) throw notFound("dataset", request.params.id);
       return { items: frameRows(page.frame, 0, page.frame.rowCount), total: page.total };
     },
@@ -162,7 +162,7 @@ export const datasetRoutes: FastifyPluginAsync = async (base) => {
     "/datasets/:id",
     { schema: { tags: ["datasets"], params: idParams, response: { 204: z.null().describe("Deleted"), 404: problemSchema } } },
     async (request, reply) => {
-      if (!store.datasets.delete(request.params.id)) throw notFound("dataset", request.params.id);
+      if (!(await store.datasets.delete(request.params.id))) throw notFound("dataset", request.params.id);
       return reply.code(204).send(null);
     },
   );

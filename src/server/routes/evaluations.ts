@@ -80,10 +80,10 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
     },
     async (request, reply) => {
       const { limit, cursor, curve_points, ...filters } = request.query;
-      const etag = `W/"ev-${store.evaluations.fingerprint(filters)}-${limit}-${cursor ?? ""}-${curve_points}"`;
+      const etag = `W/"ev-${await store.evaluations.fingerprint(filters)}-${limit}-${cursor ?? ""}-${curve_points}"`;
       reply.header("etag", etag).header("cache-control", "no-cache");
       if (request.headers["if-none-match"] === etag) return reply.code(304).send(null);
-      return page(store.evaluations.list(filters, limit + 1, cursorSeq(cursor)), limit, (e) => evaluationToWire(e, curve_points));
+      return page(await store.evaluations.list(filters, limit + 1, cursorSeq(cursor)), limit, (e) => evaluationToWire(e, curve_points));
     },
   );
 
@@ -91,7 +91,7 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
     "/evaluations/:id",
     { schema: { tags: ["evaluations"], params: idParams, querystring: curvePointsQuery, response: { 200: evaluationSchema, 404: problemSchema, ...errorResponses } } },
     async (request) => {
-      const e = store.evaluations.get(request.params.id);
+      const e = await store.evaluations.get(request.params.id);
       if (!e) throw notFound("evaluation", request.params.id);
       return evaluationToWire(e, request.query.curve_points);
     },
@@ -110,19 +110,19 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
     async (request, reply) => {
       checkJobCapacity(jobs.activeCount, app.services.config.maxJobs);
       const body = request.body;
-      const dataset = store.datasets.get(body.dataset_id);
+      const dataset = await store.datasets.get(body.dataset_id);
       if (!dataset) throw new ApiError("not_found", `dataset ${body.dataset_id} does not exist`, [{ path: "dataset_id", message: "unknown dataset" }]);
       if (body.model_id !== undefined) {
         const extra = (["algorithm", "params", "preprocessing", "validation", "features", "target", "seed"] as const).filter((k) => body[k] !== undefined);
         if (extra.length) throw new ApiError("validation_failed", "scoring a stored model takes only model_id, dataset_id, positive_class and beta", extra.map((k) => ({ path: k, message: "not allowed with model_id" })));
-        const record = scoreModelRequest(body.model_id, dataset, body.positive_class, body.beta, body.decision_threshold);
+        const record = await scoreModelRequest(body.model_id, dataset, body.positive_class, body.beta, body.decision_threshold);
         reply.header("location", `/v1/evaluations/${record.id}`);
         return reply.code(202).send(evaluationToWire(record));
       }
       if (!body.algorithm) throw new ApiError("validation_failed", "give model_id (score a model) or algorithm (cross-validate a spec)", [{ path: "algorithm", message: "required without model_id" }]);
       const seed = body.seed ?? randomInt(0, 2 ** 31);
       const spec = resolveEvaluationSpec(body, dataset, seed, { jobMemoryMb: app.services.config.jobMemoryMb });
-      const record = store.evaluations.insert({
+      const record = await store.evaluations.insert({
         dataset_id: dataset.id,
         algorithm: spec.algorithm.name,
         task: spec.task,
@@ -148,14 +148,14 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
     },
   );
 
-  function scoreModelRequest(
+  async function scoreModelRequest(
     modelId: string,
     dataset: DatasetRecord,
     positiveClass: string | undefined,
     beta: number | undefined,
     decisionThreshold: number | "rescale" | undefined,
-  ): EvaluationRecord {
-    const model = store.models.get(modelId);
+  ): Promise<EvaluationRecord> {
+    const model = await store.models.get(modelId);
     if (!model) throw new ApiError("not_found", `model ${modelId} does not exist`, [{ path: "model_id", message: "unknown model" }]);
     if (model.status !== "succeeded") throw new ApiError("wrong_state", `model ${modelId} is ${model.status}; only a succeeded model can be scored`);
     if (!model.spec.target) throw new ApiError("unusable_request", "the model has no target: only supervised models can be scored");
@@ -176,7 +176,7 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
     if (positiveClass !== undefined && !model.classes?.includes(positiveClass)) {
       throw new ApiError("unusable_request", `positive_class "${positiveClass}" is not a class of the model`, [{ path: "positive_class", message: "unknown class" }]);
     }
-    const record = store.evaluations.insert({
+    const record = await store.evaluations.insert({
       model_id: modelId,
       dataset_id: dataset.id,
       algorithm: model.spec.algorithm,

@@ -46,7 +46,7 @@ export const featureScoreRoutes: FastifyPluginAsync = async (base) => {
     },
     async (request) => {
       const { method, target, features } = request.body;
-      const dataset = store.datasets.get(request.params.id);
+      const dataset = await store.datasets.get(request.params.id);
       if (!dataset) throw notFound("dataset", request.params.id);
       const names = new Set(dataset.columns.map((c) => c.name));
       if (target !== undefined && !names.has(target)) throw new ApiError("unknown_column", `target "${target}" is not a column`, [{ path: "target", message: "unknown column" }]);

@@ -15,7 +15,7 @@ export const healthRoutes: FastifyPluginAsync = async (base) => {
     { schema: { tags: ["health"], summary: "The database is open and the worker pool is alive", response: { 200: status, 503: problemSchema } } },
     async (request, reply) => {
       const { store, pool } = app.services;
-      const checks = { database: store.isHealthy(), pool: pool.alive };
+      const checks = { database: await store.isHealthy(), pool: pool.alive };
       if (checks.database && checks.pool) return { status: "ok" as const, checks };
       reply.header("retry-after", "5");
       return reply

@@ -54,8 +54,8 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { store, jobs, models, compute } = app.services;
 
-  const getModel = (id: string): ModelRecord => {
-    const m = store.models.get(id);
+  const getModel = async (id: string): Promise<ModelRecord> => {
+    const m = await store.models.get(id);
     if (!m) throw notFound("model", id);
     return m;
   };
@@ -77,7 +77,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
     async (request, reply) => {
       checkJobCapacity(jobs.activeCount, app.services.config.maxJobs);
       const body = request.body;
-      const dataset = store.datasets.get(body.dataset_id);
+      const dataset = await store.datasets.get(body.dataset_id);
       if (!dataset) throw new ApiError("not_found", `dataset ${body.dataset_id} does not exist`, [{ path: "dataset_id", message: "unknown dataset" }]);
       const seed = body.seed ?? randomInt(0, 2 ** 31);
       let resolved;
@@ -100,7 +100,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
         positive_class: resolved.positiveClass,
         name: body.name ?? null,
       };
-      const record = store.models.insert(spec);
+      const record = await store.models.insert(spec);
       jobs.submitTraining(record.id);
       reply.header("location", `/v1/models/${record.id}`);
       return reply.code(202).send(modelToWire(record));
@@ -119,21 +119,21 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
     },
     async (request) => {
       const { limit, cursor, ...filters } = request.query;
-      return page(store.models.list(filters, limit + 1, cursorSeq(cursor)), limit, modelToWire);
+      return page(await store.models.list(filters, limit + 1, cursorSeq(cursor)), limit, modelToWire);
     },
   );
 
   app.get("/models/:id", { schema: { tags: ["models"], params: idParams, response: { 200: modelSchema, 404: problemSchema } } }, async (request) =>
-    modelToWire(getModel(request.params.id)),
+    modelToWire((await getModel(request.params.id))),
   );
 
   app.delete(
     "/models/:id",
     { schema: { tags: ["models"], summary: "Delete a model (a running job is cancelled first)", params: idParams, response: { 204: z.null(), 404: problemSchema } } },
     async (request, reply) => {
-      const m = getModel(request.params.id);
-      if (m.status === "queued" || m.status === "running") jobs.cancel(m.id);
-      store.models.delete(m.id);
+      const m = (await getModel(request.params.id));
+      if (m.status === "queued" || m.status === "running") await jobs.cancel(m.id);
+      await store.models.delete(m.id);
       models.evict(m.id);
       return reply.code(204).send(null);
     },
@@ -143,9 +143,9 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
     "/models/:id/cancel",
     { schema: { tags: ["models"], summary: "Cancel a queued or running training job", params: idParams, response: { 202: modelSchema, 404: problemSchema, 409: problemSchema } } },
     async (request, reply) => {
-      const m = getModel(request.params.id);
-      if (!jobs.cancel(m.id)) throw new ApiError("wrong_state", `model ${m.id} is ${m.status}; only a queued or running job can be cancelled`);
-      return reply.code(202).send(modelToWire(getModel(m.id)));
+      const m = (await getModel(request.params.id));
+      if (!(await jobs.cancel(m.id))) throw new ApiError("wrong_state", `model ${m.id} is ${m.status}; only a queued or running job can be cancelled`);
+      return reply.code(202).send(modelToWire(await getModel(m.id)));
     },
   );
 
@@ -167,7 +167,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
       },
     },
     async (request, reply) => {
-      const m = getModel(request.params.id);
+      const m = (await getModel(request.params.id));
       requireSucceeded(m);
       const { format, max_nodes, max_depth, max_values } = request.query;
       const key = `${m.artifact_sha256}:${format}:${max_nodes}:${max_depth ?? ""}:${max_values}`;
@@ -193,12 +193,12 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
       },
     },
     async (request, reply) => {
-      const m = getModel(request.params.id);
+      const m = (await getModel(request.params.id));
       requireSucceeded(m);
       // An artifact that no longer loads is not handed out as if it were usable: the compute pool loads it
       // (O(artifact), off the request thread) and answers 409 wrong_state when it fails.
       await compute.explain(m.id, m.artifact_sha256!, null);
-      const stored = store.models.getArtifact(m.id);
+      const stored = await store.models.getArtifact(m.id);
       if (!stored) throw new ApiError("wrong_state", `model ${m.id} has no artifact`);
       // Sent as stored, byte for byte, so its sha256 still matches.
       return reply.type("application/json").send(stored.artifact as never);
@@ -237,7 +237,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
         positive_class: model.positiveClass,
         name: null,
       };
-      const record = store.models.insertImported(spec, bytes, model.sha256, model.classes, describePipeline(model.pipeline));
+      const record = await store.models.insertImported(spec, bytes, model.sha256, model.classes, describePipeline(model.pipeline));
       reply.header("location", `/v1/models/${record.id}`);
       return reply.code(201).send(modelToWire(record));
     },

@@ -95,7 +95,7 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
     },
     async (request, reply) => {
       const body = request.body;
-      const dataset = store.datasets.get(body.dataset_id);
+      const dataset = await store.datasets.get(body.dataset_id);
       if (!dataset) throw new ApiError("not_found", `dataset ${body.dataset_id} does not exist`, [{ path: "dataset_id", message: "unknown dataset" }]);
       const seed = body.seed ?? randomInt(0, 2 ** 31);
       const candidates = candidatesFor(body, seed, app.services.config.maxSearchCandidates);
@@ -133,7 +133,7 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
         positive_class: first.positiveClass,
       };
       checkJobCapacity(jobs.activeCount, app.services.config.maxJobs, candidates.length); // again: other requests ran while this one yielded
-      const search = store.searches.insertWithCandidates(
+      const search = await store.searches.insertWithCandidates(
         { dataset_id: dataset.id, algorithm: first.algorithm.name, method: body.method, scoring, spec: { ...common, candidates: candidates.length, refit: body.refit } },
         specs.map((spec) => ({ dataset_id: dataset.id, algorithm: spec.algorithm.name, task: spec.task, method: spec.validation.method, spec: { ...common, params: spec.params } })),
       );
@@ -146,7 +146,7 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
       });
       await nextTurn(); // the insert and the first submissions were one block; the 202 body (every candidate) is another
       reply.header("location", `/v1/searches/${search.id}`);
-      return reply.code(202).send(searchToWire(store.searches.get(search.id)!));
+      return reply.code(202).send(searchToWire((await store.searches.get(search.id))!));
     },
   );
 
@@ -161,13 +161,13 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
       },
     },
     async (request) => {
-      const { rows, more } = store.searches.list(request.query.limit, cursorSeq(request.query.cursor), LISTED_RESULTS_PER_MAX_SEARCH * app.services.config.maxSearchCandidates);
+      const { rows, more } = await store.searches.list(request.query.limit, cursorSeq(request.query.cursor), LISTED_RESULTS_PER_MAX_SEARCH * app.services.config.maxSearchCandidates);
       return { items: rows.map(searchToWire), next_cursor: more ? encodeCursor(rows[rows.length - 1].seq) : null };
     },
   );
 
   app.get("/searches/:id", { schema: { tags: ["searches"], params: idParams, response: { 200: searchSchema, 404: problemSchema } } }, async (request) => {
-    const s = store.searches.get(request.params.id);
+    const s = await store.searches.get(request.params.id);
     if (!s) throw notFound("search", request.params.id);
     return searchToWire(s);
   });
@@ -176,15 +176,16 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
     "/searches/:id/cancel",
     { schema: { tags: ["searches"], summary: "Cancel a search and its pending candidates", params: idParams, response: { 202: searchSchema, 404: problemSchema, 409: problemSchema } } },
     async (request, reply) => {
-      const s = store.searches.get(request.params.id);
+      const s = await store.searches.get(request.params.id);
       if (!s) throw notFound("search", request.params.id);
       const candidateIds = (s.results ?? []).map((r) => r.evaluation_id);
-      if (!store.searches.cancel(s.id, jobProblem("cancelled", "cancelled by a client request"))) {
+      if (!(await store.searches.cancel(s.id, jobProblem("cancelled", "cancelled by a client request")))) {
         throw new ApiError("wrong_state", `search ${s.id} is ${s.status}; only a queued or running search can be cancelled`);
       }
       // The rows are ended already; this stops the candidates' pool tasks.
-      for (const id of candidateIds) jobs.cancel(id);
-      return reply.code(202).send(searchToWire(store.searches.get(s.id)!));
+      // Each finds its row ended (resolves false) and only stops the job.
+      await Promise.all(candidateIds.map((id) => jobs.cancel(id)));
+      return reply.code(202).send(searchToWire((await store.searches.get(s.id))!));
     },
   );
 };

@@ -1,0 +1,99 @@
+/**
+ * The SQLite implementation of the async store interfaces (store.ts): today's
+ * synchronous repositories over one better-sqlite3 connection, each method
+ * wrapped to return a Promise. better-sqlite3 is synchronous, so a method's
+ * work (and every transaction in it) runs to completion when it is called and
+ * the Promise is already settled: no await ever sits inside a transaction, and
+ * calls made in order reach the database in that order.
+ */
+import { openDatabase } from "./database.js";
+import { DatasetRepository } from "./datasets.js";
+import { EvaluationRepository } from "./evaluations.js";
+import { ModelRepository } from "./models.js";
+import { SearchRepository } from "./searches.js";
+import type { DatasetStore, EvaluationStore, ModelStore, SearchStore, Store } from "./store.js";
+
+type Promised<R, K extends keyof R> = { [P in K]: R[P] extends (...args: infer A) => infer T ? (...args: A) => Promise<T> : never };
+
+/** The named methods of a synchronous repository, each returning a settled Promise (a throw becomes a rejection). */
+function promised<R extends object, K extends keyof R>(repo: R, names: readonly K[]): Promised<R, K> {
+  const out = {} as Record<K, unknown>;
+  for (const name of names) {
+    const fn = repo[name] as (...args: unknown[]) => unknown;
+    out[name] = (...args: unknown[]) => {
+      try {
+        return Promise.resolve(fn.apply(repo, args));
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    };
+  }
+  return out as Promised<R, K>;
+}
+
+export function openSqliteStore(path: string): Store {
+  const db = openDatabase(path);
+  const evaluations = new EvaluationRepository(db);
+  const models = new ModelRepository(db, evaluations);
+  return {
+    datasets: promised(new DatasetRepository(db), [
+      "insert",
+      "removeIncomplete",
+      "get",
+      "summary",
+      "list",
+      "columns",
+      "levels",
+      "loadRows",
+      "delete",
+    ]) satisfies DatasetStore,
+    models: promised(models, [
+      "insert",
+      "insertImported",
+      "get",
+      "list",
+      "servingState",
+      "getArtifact",
+      "markRunning",
+      "setProgress",
+      "succeed",
+      "finishUnsuccessfully",
+      "delete",
+      "recover",
+    ]) satisfies ModelStore,
+    evaluations: promised(evaluations, [
+      "insert",
+      "get",
+      "list",
+      "fingerprint",
+      "markRunning",
+      "setProgress",
+      "succeed",
+      "finishUnsuccessfully",
+      "recover",
+    ]) satisfies EvaluationStore,
+    searches: promised(new SearchRepository(db), [
+      "insertWithCandidates",
+      "status",
+      "candidateOutcome",
+      "get",
+      "list",
+      "markRunning",
+      "update",
+      "succeed",
+      "finishUnsuccessfully",
+      "cancel",
+      "recover",
+    ]) satisfies SearchStore,
+    isHealthy: async () => {
+      try {
+        return db.open && db.prepare("SELECT 1 AS ok").get() !== undefined;
+      } catch {
+        return false;
+      }
+    },
+    close: async () => {
+      if (db.open) db.close();
+    },
+  };
+}
