@@ -12,7 +12,8 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { decodeState, encodeState } from "../../src/models/state-codec.js";
 import { serializeArtifact } from "../../src/training/artifact.js";
-import { LEAF, THRESHOLD } from "../../src/models/tree/tree-state.js";
+import { LEAF } from "../../src/models/tree/tree-state.js";
+import { ladderTopology } from "../helpers/ladder-tree.js";
 import { testApp, type TestApp } from "../helpers/app.js";
 import { generatedTable, trainOn } from "../training/helpers-artifact.js";
 
@@ -55,20 +56,7 @@ function withState(name: string, edit: (state: Record<string, unknown>) => void)
 function ladderTree(levels: number, shared: boolean, edit: (tree: Record<string, Int32Array | Float64Array | Uint8Array>) => void = () => {}): Doc {
   return withState("cart", (s) => {
     const K = (s.classes as string[]).length;
-    const n = 2 * levels + 1;
-    const kind = new Uint8Array(n);
-    const childStart = new Int32Array(n).fill(-1);
-    const childCount = new Int32Array(n);
-    const split = (i: number, first: number) => {
-      kind[i] = THRESHOLD;
-      childStart[i] = first;
-      childCount[i] = 2;
-    };
-    split(0, 1);
-    for (let l = 1; l < levels; l++) {
-      split(2 * l - 1, 2 * l + 1);
-      if (shared) split(2 * l, 2 * l + 1);
-    }
+    const { n, kind, childStart, childCount } = ladderTopology(levels, shared);
     const tree = {
       kind,
       feature: Int32Array.from(kind, (k) => (k === LEAF ? -1 : 0)),

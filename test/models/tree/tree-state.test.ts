@@ -9,28 +9,11 @@ import { makeFrame } from "../../../src/data/frame.js";
 import { ccpPath, type CcpTree, type PruningPath } from "../../../src/models/tree/prune.js";
 import { predictTree } from "../../../src/models/tree/predict.js";
 import { CATEGORICAL, LEAF, THRESHOLD, treeStateSchema, type TreeState } from "../../../src/models/tree/tree-state.js";
+import { ladderTopology } from "../../helpers/ladder-tree.js";
 
-/**
- * A two-class "ladder" over one numeric feature x: level ℓ holds nodes 2ℓ−1 and
- * 2ℓ. In a tree only the left one splits further; `shared` makes both point at
- * the same next pair — a DAG that passes every layout rule (children after their
- * parent, in range) but not "one parent per node".
- */
+/** A two-class ladder tree over one numeric feature x (topology: test/helpers/ladder-tree.ts). */
 function ladder(levels: number, shared: boolean): TreeState {
-  const n = 2 * levels + 1;
-  const kind = new Uint8Array(n);
-  const childStart = new Int32Array(n).fill(-1);
-  const childCount = new Int32Array(n);
-  const split = (i: number, first: number) => {
-    kind[i] = THRESHOLD;
-    childStart[i] = first;
-    childCount[i] = 2;
-  };
-  split(0, 1);
-  for (let l = 1; l < levels; l++) {
-    split(2 * l - 1, 2 * l + 1);
-    if (shared) split(2 * l, 2 * l + 1);
-  }
+  const { n, kind, childStart, childCount } = ladderTopology(levels, shared);
   const value = new Float64Array(2 * n);
   for (let i = 0; i < n; i++) value.set([1 + (i % 3), 2], 2 * i);
   return {
