@@ -3,50 +3,38 @@
  * first out, bounded in bytes: an explanation depends only on the artifact, so
  * a repeated /explain costs a lookup instead of a walk over the model.
  */
+import { ByteLru } from "./byte-lru.js";
+
 export interface CachedExplanation {
   readonly body: Buffer;
   readonly contentType: string;
 }
 
 export class ExplanationCache {
-  private readonly entries = new Map<string, CachedExplanation>();
-  private bytes = 0;
+  private readonly lru: ByteLru<CachedExplanation>;
 
   constructor(
-    private readonly maxBytes: number,
+    maxBytes: number,
     /** Larger explanations are not kept (one would evict everything else). */
     private readonly maxEntryBytes = Math.floor(maxBytes / 8),
-  ) {}
+  ) {
+    this.lru = new ByteLru({ maxBytes });
+  }
 
   get(key: string): CachedExplanation | undefined {
-    const hit = this.entries.get(key);
-    if (!hit) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, hit);
-    return hit;
+    return this.lru.get(key);
   }
 
   set(key: string, value: CachedExplanation): void {
     if (value.body.length > this.maxEntryBytes) return;
-    const old = this.entries.get(key);
-    if (old) {
-      this.bytes -= old.body.length;
-      this.entries.delete(key);
-    }
-    this.entries.set(key, value);
-    this.bytes += value.body.length;
-    for (const [k, v] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(k);
-      this.bytes -= v.body.length;
-    }
+    this.lru.set(key, value, value.body.length);
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.lru.size;
   }
 
   get totalBytes(): number {
-    return this.bytes;
+    return this.lru.bytes;
   }
 }

@@ -13,6 +13,7 @@
 import type { FittedModel } from "../training/artifact.js";
 import { loadArtifact } from "../training/artifact.js";
 import type { JobStatus } from "../store/models.js";
+import { ByteLru } from "./byte-lru.js";
 
 /** How long a "succeeded" status is trusted without asking SQLite again (a deletion elsewhere shows within this). */
 const STATUS_TTL_MS = 1000;
@@ -59,22 +60,19 @@ export function estimateModelBytes(artifactBytes: number, model: FittedModel): n
 }
 
 export class ModelCache {
-  private readonly entries = new Map<string, CachedModel>();
+  private readonly entries: ByteLru<CachedModel>;
   private readonly statuses = new Map<string, { status: string; sha256: string | null; checkedAt: number }>();
-  private totalBytes = 0;
 
   constructor(
     private readonly source: ArtifactSource,
     private readonly limits: CacheLimits,
-  ) {}
+  ) {
+    this.entries = new ByteLru({ maxBytes: limits.maxBytes, maxEntries: limits.maxModels });
+  }
 
   /** The cached model when it is loaded with this sha256 (marked most recently used), without reading the store; else undefined. */
   peek(id: string, sha256: string): CachedModel | undefined {
-    const hit = this.entries.get(id);
-    if (!hit || hit.sha256 !== sha256) return undefined;
-    this.entries.delete(id);
-    this.entries.set(id, hit);
-    return hit;
+    return this.entries.peek(id)?.sha256 === sha256 ? this.entries.get(id) : undefined;
   }
 
   /**
@@ -89,16 +87,13 @@ export class ModelCache {
     if (!stored) return undefined;
     const loaded = loadArtifact(stored.artifact);
     const model: CachedModel = { ...loaded, bytes: estimateModelBytes(stored.artifact.byteLength, loaded) };
-    this.remove(id);
-    this.entries.set(id, model);
-    this.totalBytes += model.bytes;
-    this.shrink();
+    this.entries.set(id, model, model.bytes);
     return model;
   }
 
   /** Estimated bytes held by the cached models. */
   get bytes(): number {
-    return this.totalBytes;
+    return this.entries.bytes;
   }
 
   get size(): number {
@@ -143,21 +138,7 @@ export class ModelCache {
   }
 
   evict(id: string): void {
-    this.remove(id);
-    this.statuses.delete(id);
-  }
-
-  private remove(id: string): void {
-    const old = this.entries.get(id);
-    if (!old) return;
     this.entries.delete(id);
-    this.totalBytes -= old.bytes;
-  }
-
-  /** Oldest first, but never the entry just added (the last one). */
-  private shrink(): void {
-    while (this.entries.size > 1 && (this.entries.size > this.limits.maxModels || this.totalBytes > this.limits.maxBytes)) {
-      this.remove(this.entries.keys().next().value!);
-    }
+    this.statuses.delete(id);
   }
 }
