@@ -10,7 +10,7 @@
 import { encodeRows } from "../data/rows.js";
 import type { Prediction } from "../models/contract.js";
 import { refuseDeepBody } from "./plugins/body-depth.js";
-import { ArtifactError, type FittedModel } from "../training/artifact.js";
+import type { FittedModel } from "../training/artifact.js";
 import { predictPipeline } from "../training/pipeline.js";
 import { applyThreshold, ThresholdError } from "../training/scoring.js";
 import { ApiError } from "./errors.js";
@@ -41,17 +41,8 @@ export function runsInline(rows: number, modelBytes: number): boolean {
 /** The model to serve, from a cache; a stored artifact that no longer loads (schema change, corruption) is a 409, not a 500. */
 /** The loaded model; the cache hit path is `cache.peek(id, sha256) ?? (await servingModel(...))`. */
 export async function servingModel(cache: ModelCache, id: string, sha256: string): Promise<CachedModel> {
-  let model;
-  try {
-    model = await cache.get(id, sha256);
-  } catch (e) {
-    // Same answer as the error plugin gives explain/artifact, built here because this may run on a compute thread.
-    if (e instanceof ArtifactError) {
-      const path = e.path ? `artifact.${e.path}` : "artifact";
-      throw new ApiError("wrong_state", `model ${id}'s stored artifact no longer loads (${e.message}); train or import it again`, [{ path, message: e.message }], 409);
-    }
-    throw e;
-  }
+  // A stored artifact that no longer loads rejects with ArtifactError: a 409 through clientProblem (compute/problem.ts), on either thread.
+  const model = await cache.get(id, sha256);
   if (!model || model.sha256 !== sha256) throw new ApiError("wrong_state", `model ${id} has no artifact, or it changed while the request waited`, undefined, 409);
   return model;
 }

@@ -10,9 +10,8 @@ import { maxHeaderSize, STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
-import { DataError, DataTooLargeError } from "../../data/errors.js";
-import { ArtifactError } from "../../training/artifact.js";
-import { ApiError, problemFor, type ErrorCode, type FieldError } from "../errors.js";
+import { clientProblem } from "../compute/problem.js";
+import { problemFor, type ErrorCode, type FieldError } from "../errors.js";
 
 /** "/rows/3/密度" → "rows[3].密度" */
 export function jsonPointerToPath(pointer: string, prefix = ""): string {
@@ -107,18 +106,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
       const errors = error.validation.map((v) => ({ path: jsonPointerToPath(v.instancePath, prefix) || prefix || "body", message: v.message ?? "invalid" }));
       return send(reply, request, 400, "validation_failed", `${errors.length} field(s) failed validation`, errors);
     }
-    if (error instanceof ApiError) return send(reply, request, error.status, error.code, error.detail, error.errors);
-    // Routes turn an imported artifact's ArtifactError into invalid_artifact; one reaching here comes from a stored artifact that no longer loads.
-    if (error instanceof ArtifactError) {
-      const { message, path } = error as unknown as ArtifactError;
-      const detail = `the stored model artifact no longer loads (${message}); train or import the model again`;
-      return send(reply, request, 409, "wrong_state", detail, [{ path: path ? `artifact.${path}` : "artifact", message }]);
-    }
-    if (error instanceof DataTooLargeError) return send(reply, request, 413, "payload_too_large", error.message);
-    if (error instanceof DataError) {
-      const path = (error as unknown as DataError).path;
-      return send(reply, request, 422, "invalid_data", error.message, path ? [{ path, message: error.message }] : undefined);
-    }
+    const problem = clientProblem(error);
+    if (problem) return send(reply, request, problem.status, problem.code, problem.detail, problem.errors);
     const known = error.code ? FASTIFY_CODES[error.code] : undefined;
     if (known) return send(reply, request, known.status, known.code, error.message);
     if (error instanceof SyntaxError || (error.statusCode === 400 && !error.code)) return send(reply, request, 400, "malformed_request", error.message);
