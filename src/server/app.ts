@@ -11,7 +11,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, val
 import { openStore } from "../store/store.js";
 import { TrainingPool } from "../training/pool.js";
 import { JobRunner } from "../training/jobs.js";
-import { DEFAULTS, type Config } from "./config.js";
+import { DEFAULTS, storeLocator, type Config } from "./config.js";
 import { ModelCache } from "./model-cache.js";
 import { withProblemTypes } from "./openapi-problems.js";
 import { ComputePool } from "./compute/pool.js";
@@ -95,15 +95,16 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   registerCsvBodyParser(app, config.bodyLimitBytes);
   registerContentDecoding(app, config.bodyLimitBytes);
 
-  const store = openStore(config.dbPath);
+  const locator = storeLocator(config);
+  const store = await openStore(locator);
   // A thread's heap is part of its job's memory, so it never gets more than the job's budget.
   const heapMb = Math.min(config.workerHeapMb, config.jobMemoryMb);
   const pool = new TrainingPool({ workers: config.workers, maxHeapMb: heapMb });
-  const jobs = new JobRunner(store, pool, { dbPath: config.dbPath, timeoutMs: config.jobTimeoutMs, memoryMb: config.jobMemoryMb, heapMb }, app.log);
+  const jobs = new JobRunner(store, pool, { store: locator, timeoutMs: config.jobTimeoutMs, memoryMb: config.jobMemoryMb, heapMb }, app.log);
   const cacheBytes = config.modelCacheMb * 1024 * 1024;
   const models = new ModelCache(store.models, { maxModels: config.modelCacheSize, maxBytes: cacheBytes });
   const compute = new ComputePool({
-    dbPath: config.dbPath,
+    store: locator,
     threads: config.computeWorkers,
     maxHeapMb: config.workerHeapMb,
     cache: { maxModels: config.modelCacheSize, maxBytes: Math.ceil(cacheBytes / 4) },

@@ -1,10 +1,15 @@
 /** Configuration: environment variables with embedded defaults, read once at start. */
 import { availableParallelism } from "node:os";
+import type { StoreLocator } from "../store/store.js";
 
 export interface Config {
   port: number;
   host: string;
   dbPath: string;
+  /** postgres://… (XIGUA_DATABASE_URL): the store is PostgreSQL, and dbPath is not used. */
+  databaseUrl: string | null;
+  /** redis://… (XIGUA_QUEUE_URL): jobs go to a BullMQ queue that `xigua worker` processes take; otherwise they run in this process. */
+  queueUrl: string | null;
   logLevel: string;
   workers: number;
   jobTimeoutMs: number;
@@ -34,6 +39,8 @@ export const DEFAULTS: Config = {
   port: 8080,
   host: "0.0.0.0",
   dbPath: "./data/xigua.db",
+  databaseUrl: null,
+  queueUrl: null,
   logLevel: "info",
   workers: Math.max(1, availableParallelism() - 1),
   // A shared service: one runaway fit must not hold a worker for an hour while others queue.
@@ -61,11 +68,31 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   return value;
 }
 
+function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return null;
+  let protocol: string;
+  try {
+    protocol = new URL(raw).protocol;
+  } catch {
+    throw new Error(`${name} must be a URL (${protocols[0]}//…), got "${raw}"`);
+  }
+  if (!protocols.includes(protocol)) throw new Error(`${name} must be a ${protocols.map((p) => p + "//").join(" or ")} URL, got "${raw}"`);
+  return raw;
+}
+
+/** The store this configuration names: PostgreSQL when XIGUA_DATABASE_URL is set, else the SQLite file. */
+export function storeLocator(config: Pick<Config, "dbPath" | "databaseUrl">): StoreLocator {
+  return config.databaseUrl ? { kind: "postgres", url: config.databaseUrl } : { kind: "sqlite", path: config.dbPath };
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: int(env, "PORT", DEFAULTS.port, 0),
     host: env.HOST || DEFAULTS.host,
     dbPath: env.XIGUA_DB || DEFAULTS.dbPath,
+    databaseUrl: url(env, "XIGUA_DATABASE_URL", ["postgres:", "postgresql:"]),
+    queueUrl: url(env, "XIGUA_QUEUE_URL", ["redis:", "rediss:"]),
     logLevel: env.LOG_LEVEL || DEFAULTS.logLevel,
     workers: int(env, "XIGUA_WORKERS", DEFAULTS.workers, 1),
     jobTimeoutMs: int(env, "XIGUA_JOB_TIMEOUT_S", DEFAULTS.jobTimeoutMs / 1000, 1) * 1000,

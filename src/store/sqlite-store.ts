@@ -11,7 +11,7 @@ import { DatasetRepository } from "./datasets.js";
 import { EvaluationRepository } from "./evaluations.js";
 import { ModelRepository } from "./models.js";
 import { SearchRepository } from "./searches.js";
-import type { DatasetStore, EvaluationStore, ModelStore, SearchStore, Store } from "./store.js";
+import type { DatasetStore, EvaluationStore, ModelStore, OpenStoreOptions, SearchStore, Store } from "./store.js";
 
 type Promised<R, K extends keyof R> = { [P in K]: R[P] extends (...args: infer A) => infer T ? (...args: A) => Promise<T> : never };
 
@@ -31,8 +31,8 @@ function promised<R extends object, K extends keyof R>(repo: R, names: readonly 
   return out as Promised<R, K>;
 }
 
-export function openSqliteStore(path: string): Store {
-  const db = openDatabase(path);
+export function openSqliteStore(path: string, options: OpenStoreOptions = {}): Store {
+  const db = openDatabase(path, { readonly: options.readonly ?? false });
   const evaluations = new EvaluationRepository(db);
   const models = new ModelRepository(db, evaluations);
   return {
@@ -45,6 +45,7 @@ export function openSqliteStore(path: string): Store {
       "columns",
       "levels",
       "loadRows",
+      "loadFrame",
       "delete",
     ]) satisfies DatasetStore,
     models: promised(models, [

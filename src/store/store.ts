@@ -23,6 +23,8 @@ export interface DatasetStore {
   columns(id: string, offset: number, limit: number): Promise<{ items: ColumnInfo[]; total: number } | undefined>;
   levels(id: string, column: string, offset: number, limit: number): Promise<{ items: string[]; total: number } | undefined>;
   loadRows(id: string, offset: number, limit: number): Promise<{ frame: Frame; total: number } | undefined>;
+  /** Every row, for training and scoring (on a worker thread: the whole table is decoded). */
+  loadFrame(id: string): Promise<Frame | undefined>;
   delete(id: string): Promise<boolean>;
 }
 
@@ -82,7 +84,22 @@ export interface Store {
   close(): Promise<void>;
 }
 
-/** Today: the SQLite file at `path` (XIGUA_DB). */
-export function openStore(path: string): Store {
-  return openSqliteStore(path);
+/**
+ * Which store a process (or a worker thread) opens: plain data, so it crosses to
+ * threads and child processes. XIGUA_DATABASE_URL selects PostgreSQL; otherwise
+ * XIGUA_DB names the SQLite file.
+ */
+export type StoreLocator = { kind: "sqlite"; path: string } | { kind: "postgres"; url: string; schema?: string };
+
+export interface OpenStoreOptions {
+  /**
+   * A reader (a worker thread's own connection): never migrates, and for SQLite opens
+   * the file read-only. The process's main store is a writer and migrates on open.
+   */
+  readonly?: boolean;
+}
+
+export async function openStore(locator: StoreLocator, options: OpenStoreOptions = {}): Promise<Store> {
+  if (locator.kind === "sqlite") return openSqliteStore(locator.path, options);
+  throw new Error("the PostgreSQL store is not built yet");
 }

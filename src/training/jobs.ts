@@ -7,7 +7,7 @@
  * timeout and shutdown keep the thread; the time limit counts from the start.
  */
 import { MessageChannel, type MessagePort } from "node:worker_threads";
-import type { Store } from "../store/store.js";
+import type { Store, StoreLocator } from "../store/store.js";
 import type { Problem } from "../store/models.js";
 import type { TrainingPool } from "./pool.js";
 import type { FoldsOutput, ScoreOutput, TrainOutput, WorkerMessage, WorkerTask } from "./worker.js";
@@ -18,8 +18,8 @@ import { describeFailure, jobProblem, memoryLimitProblem } from "./job-failure.j
 import { createStopFlag, requestStop, stopReason, type StopReason } from "./stop-flag.js";
 
 export interface JobOptions {
-  /** The SQLite file the pool's workers open themselves (see src/store/sqlite-direct.ts). */
-  dbPath: string;
+  /** The store the pool's workers open readers of themselves (src/training/worker.ts). */
+  store: StoreLocator;
   /** Per-job wall-clock limit, ms, counted from the moment a worker starts the job (not from submission). */
   timeoutMs: number;
   /** Memory budget of each worker thread running the job, MiB (XIGUA_JOB_MEMORY_MB). */
@@ -260,7 +260,7 @@ export class JobRunner {
         clearTimeout(task.killTimer);
       });
     };
-    const base = { dbPath: this.options.dbPath, stop: job.stop, memoryMb: this.options.memoryMb };
+    const base = { store: this.options.store, stop: job.stop, memoryMb: this.options.memoryMb };
     const work: Promise<TrainOutput | ScoreOutput> = chunks
       ? Promise.all(chunks.ranges.map(([from, to], part) => run({ kind: "folds", ...base, evaluationId: id, from, to }, part))).then((outputs) => ({
           kind: "score" as const,

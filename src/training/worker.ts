@@ -1,11 +1,12 @@
 /**
- * Runs on a pool thread. Thin on purpose: open this thread's own read-only
- * connection, load, call the pure trainer/scorer, return plain data. The main
- * thread does every write, so a worker that dies mid-job leaves nothing half-written.
+ * Runs on a pool thread. Thin on purpose: open this thread's own reader of the
+ * store (SQLite read-only, or a small PostgreSQL pool), load, call the pure
+ * trainer/scorer, return plain data. The thread that owns the job does every
+ * write, so a worker that dies mid-job leaves nothing half-written.
  *
  *   main thread                              worker thread
  *   ───────────                              ─────────────
- *   pool.run({kind, id, port, stop}) ──────▶ load spec + Frame (read-only db)
+ *   pool.run({kind, id, port, stop}) ──────▶ load spec + Frame (own store reader)
  *   mark running, arm time limit ◀ "started"
  *   write progress           ◀── progress ── fit … (throttled)
  *   cancel / timeout / shutdown:
@@ -18,8 +19,7 @@
  *   record the problem       ◀── transportable(error)
  */
 import type { MessagePort } from "node:worker_threads";
-// SQLite only, synchronous: this thread opens its own connection (see sqlite-direct.ts).
-import { openDatabase, DatasetRepository, EvaluationRepository, ModelRepository, type Db } from "../store/sqlite-direct.js";
+import { openStore, type Store, type StoreLocator } from "../store/store.js";
 import { serializeArtifact } from "./artifact.js";
 import { describePipeline, type StepDescription } from "./pipeline.js";
 import { scoreModel } from "./score.js";
@@ -33,7 +33,7 @@ import { taskSignal } from "./task-signal.js";
 
 /** Every task carries its job's stop flag (src/training/stop-flag.ts) and memory budget, MiB. */
 interface TaskBase {
-  dbPath: string;
+  store: StoreLocator;
   port: MessagePort;
   stop: Int32Array;
   memoryMb: number;
@@ -71,15 +71,18 @@ export interface ScoreOutput {
   warnings: string[];
 }
 
-const connections = new Map<string, Db>();
+/** This thread's readers, one per store it was asked to read (tests run several services in one process). */
+const readers = new Map<string, Promise<Store>>();
 
-function connection(path: string): Db {
-  let db = connections.get(path);
-  if (!db || !db.open) {
-    db = openDatabase(path, { readonly: true });
-    connections.set(path, db);
+function reader(locator: StoreLocator): Promise<Store> {
+  const key = JSON.stringify(locator);
+  let store = readers.get(key);
+  if (!store) {
+    store = openStore(locator, { readonly: true });
+    store.catch(() => readers.delete(key)); // a store that was down when first asked is retried by the next task
+    readers.set(key, store);
   }
-  return db;
+  return store;
 }
 
 /** At most one progress message per 100 ms: a tight fit loop must not flood the main thread. Also a stop checkpoint. */
@@ -99,7 +102,7 @@ export default async function runTask(task: WorkerTask): Promise<TrainOutput | S
   const signal = taskSignal(task.stop, task.memoryMb);
   try {
     throwIfAborted(signal); // stopped while it was being handed over
-    return run(task, { progress: progressReporter(task.port, signal), signal });
+    return await run(task, { progress: progressReporter(task.port, signal), signal });
   } catch (error) {
     throw transportable(error);
   } finally {
@@ -107,17 +110,15 @@ export default async function runTask(task: WorkerTask): Promise<TrainOutput | S
   }
 }
 
-function run(task: WorkerTask, hooks: Hooks & { progress: (value: number) => void }): TrainOutput | ScoreOutput | FoldsOutput {
-  const db = connection(task.dbPath);
-  const datasets = new DatasetRepository(db);
-  const evaluations = new EvaluationRepository(db);
-  const models = new ModelRepository(db, evaluations);
+/** Reads the spec and the table (the only awaits), then fits synchronously: the fit's checkpoints poll the shared stop flag, not the event loop. */
+async function run(task: WorkerTask, hooks: Hooks & { progress: (value: number) => void }): Promise<TrainOutput | ScoreOutput | FoldsOutput> {
+  const { datasets, evaluations, models } = await reader(task.store);
   const { progress } = hooks;
   if (task.kind === "train") {
-    const record = models.get(task.modelId);
+    const record = await models.get(task.modelId);
     if (!record) throw new Error(`model ${task.modelId} vanished`);
-    const dataset = datasets.get(record.spec.dataset_id);
-    const frame = datasets.loadFrame(record.spec.dataset_id);
+    const [dataset, frame] = await Promise.all([datasets.get(record.spec.dataset_id), datasets.loadFrame(record.spec.dataset_id)]);
+    throwIfAborted(hooks.signal);
     if (!dataset || !frame) throw new DatasetDeletedError(`dataset ${record.spec.dataset_id} was deleted before training started`);
     const spec = resolveSpec({ ...record.spec, preprocessing: record.spec.preprocessing as never }, dataset);
     const result = trainModel(frame, spec, hooks);
@@ -133,11 +134,11 @@ function run(task: WorkerTask, hooks: Hooks & { progress: (value: number) => voi
       pipeline: describePipeline(result.model.pipeline),
     };
   }
-  const evaluation = evaluations.get(task.evaluationId);
+  const evaluation = await evaluations.get(task.evaluationId);
   if (!evaluation) throw new Error(`evaluation ${task.evaluationId} vanished`);
   if (task.kind === "folds") {
-    const dataset = datasets.get(evaluation.dataset_id);
-    const frame = datasets.loadFrame(evaluation.dataset_id);
+    const [dataset, frame] = await Promise.all([datasets.get(evaluation.dataset_id), datasets.loadFrame(evaluation.dataset_id)]);
+    throwIfAborted(hooks.signal);
     if (!dataset || !frame) throw new DatasetDeletedError(`dataset ${evaluation.dataset_id} was deleted before the evaluation started`);
     const spec = resolveSpec(evaluation.spec as never, dataset, "evaluate");
     const data = learningData(frame, spec.features, spec.target, spec.task);
@@ -153,16 +154,16 @@ function run(task: WorkerTask, hooks: Hooks & { progress: (value: number) => voi
     return { kind: "folds", outcomes };
   }
   if (task.kind === "evaluate") {
-    const dataset = datasets.get(evaluation.dataset_id);
-    const frame = datasets.loadFrame(evaluation.dataset_id);
+    const [dataset, frame] = await Promise.all([datasets.get(evaluation.dataset_id), datasets.loadFrame(evaluation.dataset_id)]);
+    throwIfAborted(hooks.signal);
     if (!dataset || !frame) throw new DatasetDeletedError(`dataset ${evaluation.dataset_id} was deleted before the evaluation started`);
     const spec = resolveSpec(evaluation.spec as never, dataset, "evaluate");
     return { kind: "score", ...evaluateSpec(frame, spec, hooks) };
   }
   const modelId = String(evaluation.spec.model_id);
-  const stored = models.getArtifact(modelId);
+  const [stored, frame] = await Promise.all([models.getArtifact(modelId), datasets.loadFrame(evaluation.dataset_id)]);
+  throwIfAborted(hooks.signal);
   if (!stored) throw new Error(`model ${modelId} has no artifact`);
-  const frame = datasets.loadFrame(evaluation.dataset_id);
   if (!frame) throw new DatasetDeletedError(`dataset ${evaluation.dataset_id} was deleted before scoring started`);
   return { kind: "score", evaluation: scoreModel(stored.artifact, frame, evaluation.spec, progress), warnings: [] };
 }

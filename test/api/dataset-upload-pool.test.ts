@@ -11,7 +11,8 @@ import { gzipSync } from "node:zlib";
 import type { InjectOptions } from "fastify";
 import { readCsvUpload, readJsonUpload, storeDataset } from "../../src/server/compute/ingest-dataset.js";
 import { datasetToWire } from "../../src/server/routes/datasets.js";
-import { openDatabase, DatasetRepository } from "../../src/store/sqlite-direct.js";
+import { openDatabase } from "../../src/store/database.js";
+import { DatasetRepository } from "../../src/store/datasets.js";
 import type { DatasetSummary } from "../../src/store/datasets.js";
 import { testApp, type TestApp } from "../helpers/app.js";
 
@@ -59,6 +60,8 @@ const appDatasets = () => new DatasetRepository(openDatabase(t.dbPath, { readonl
 
 const big = table(60_000);
 
+const asyncInsert = (repo: DatasetRepository) => ({ insert: async (...args: Parameters<DatasetRepository["insert"]>) => repo.insert(...args) });
+
 describe("uploads over 256 KiB", () => {
   test("CSV: the pool stores the dataset the request thread's path stores", async () => {
     const csv = asCsv(big);
@@ -72,7 +75,7 @@ describe("uploads over 256 KiB", () => {
     // Read back through the request thread's own connection, right after the 201.
     const stored = (await t.app.services.store.datasets.summary(created.id))!;
     assert.deepEqual(created, datasetToWire(stored));
-    const expected = storeDataset(reference, "big", readCsvUpload(csv, { missingValues: ["NA"], columnTypes: { code: "categorical" }, maxCells: t.app.services.config.maxCells }));
+    const expected = await storeDataset(asyncInsert(reference), "big", readCsvUpload(csv, { missingValues: ["NA"], columnTypes: { code: "categorical" }, maxCells: t.app.services.config.maxCells }));
     const actual = contents(appDatasets(), stored);
     assert.deepEqual(actual, contents(reference, expected));
     const byName = Object.fromEntries(actual.columns.map((c) => [c.name, c]));
@@ -92,7 +95,7 @@ describe("uploads over 256 KiB", () => {
     const stored = (await t.app.services.store.datasets.summary(res.json().id))!;
     assert.deepEqual(res.json(), datasetToWire(stored));
     const { name, frame } = readJsonUpload(JSON.parse(text), t.app.services.config.maxCells);
-    assert.deepEqual(contents(appDatasets(), stored), contents(reference, storeDataset(reference, name, frame)));
+    assert.deepEqual(contents(appDatasets(), stored), contents(reference, await storeDataset(asyncInsert(reference), name, frame)));
   });
 
   test("/health/live answers while an upload is being stored", async () => {

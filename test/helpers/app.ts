@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/server/app.js";
 import type { Config } from "../../src/server/config.js";
-import { openDatabase } from "../../src/store/sqlite-direct.js";
+import { openDatabase } from "../../src/store/database.js";
 
 export interface TestApp {
   app: FastifyInstance;

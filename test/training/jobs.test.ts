@@ -65,7 +65,7 @@ test("start-up: jobs left running become failed (interrupted), queued ones run a
   await first.app.close();
 
   // Simulate a process that died with one job running and one queued.
-  const store = openStore(first.dbPath);
+  const store = await openStore({ kind: "sqlite", path: first.dbPath });
   const spec = { algorithm: "cart", params: {}, task: "classification", dataset_id: ds, target: "好瓜", features: ["纹理", "密度"], preprocessing: [], validation: { method: "none" }, seed: 1, positive_class: "是", name: null };
   const running = await store.models.insert(spec);
   await store.models.markRunning(running.id);

@@ -1,7 +1,7 @@
 /**
  * A dataset upload → stored dataset, with the answer the route gives for each
  * mistake. The request thread runs it for small bodies; a compute thread, on its
- * own read-write connection, for large ones (reading and storing a 100 MB CSV held
+ * own store connection, for large ones (reading and storing a 100 MB CSV held
  * the request thread ≈ 3 s). One function for both, so both give the same dataset.
  *
  *   request thread                              compute thread
@@ -16,7 +16,8 @@ import type { ColumnType, Frame } from "../../data/frame.js";
 import { readCsv } from "../../data/read-csv.js";
 import { readJsonRows } from "../../data/read-json.js";
 import { summarizeColumn } from "../../data/summary.js";
-import type { ColumnInfo, DatasetRepository, DatasetSummary } from "../../store/datasets.js";
+import type { DatasetSummary } from "../../store/datasets.js";
+import type { DatasetStore } from "../../store/store.js";
 import { ApiError } from "../errors.js";
 import { refuseDeepBody } from "../plugins/body-depth.js";
 import { parseJsonBlocks } from "../predict.js";
@@ -75,8 +76,8 @@ export function readJsonUpload(parsed: unknown, maxCells: number): { name: strin
   return { name, frame: readJsonRows(rows, { missingValues: missing_values, columnTypes: column_types, maxCells }) };
 }
 
-/** `datasets`: the main thread's async DatasetStore (a Promise back), or a compute thread's SQLite repository. */
-export function storeDataset<R>(datasets: { insert(name: string, frame: Frame, columns: ColumnInfo[]): R }, name: string, frame: Frame): R {
+/** Stores a read table with its column summaries (on the request thread or a compute thread's own store). */
+export function storeDataset(datasets: Pick<DatasetStore, "insert">, name: string, frame: Frame): Promise<DatasetSummary> {
   return datasets.insert(name, frame, frame.columns.map(summarizeColumn));
 }
 
@@ -114,7 +115,7 @@ function refusePoisonedKeys(blocks: readonly Uint8Array[], body: unknown): void 
 }
 
 /** A body left in blocks: the same checks, in the same order, as the request thread gives one it parses itself. */
-export function ingestUpload(datasets: DatasetRepository, upload: DatasetUpload): DatasetSummary {
+export function ingestUpload(datasets: DatasetStore, upload: DatasetUpload): Promise<DatasetSummary> {
   if (upload.format === "csv") {
     const bytes = Buffer.concat(upload.blocks, upload.length);
     return storeDataset(datasets, upload.name, readCsvUpload(bytes, upload.options));

@@ -9,6 +9,7 @@ import { Piscina } from "piscina";
 import { ApiError } from "../errors.js";
 import type { CacheLimits } from "../model-cache.js";
 import type { DatasetSummary } from "../../store/datasets.js";
+import type { StoreLocator } from "../../store/store.js";
 import type { PredictBody } from "../schemas/models.js";
 import type { ExplainOptions, Explained } from "../explain.js";
 import type { FeatureScoresTask, WireScore } from "./feature-scores.js";
@@ -17,7 +18,7 @@ import { unwrap, type Outcome } from "./problem.js";
 import type { ComputeTask, ComputeWorkerData } from "./worker.js";
 
 export interface ComputePoolOptions {
-  dbPath: string;
+  store: StoreLocator;
   threads: number;
   /** Old-generation heap limit per thread, MiB. */
   maxHeapMb: number;
@@ -38,11 +39,11 @@ export class ComputePool {
       filename: workerFile,
       minThreads: 0,
       maxThreads: options.threads,
-      // Warm threads keep their SQLite connection and model cache between requests.
+      // Warm threads keep their store connection and model cache between requests.
       idleTimeout: 60_000,
       maxQueue: options.maxQueue ?? 64,
       resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
-      workerData: { dbPath: options.dbPath, cache: options.cache } satisfies ComputeWorkerData,
+      workerData: { store: options.store, cache: options.cache } satisfies ComputeWorkerData,
     });
     // A thread that fails outside a task must not take the process with it; tasks see their own rejections.
     this.piscina.on("error", () => {});

@@ -1,8 +1,8 @@
 /**
  * A compute-pool thread: request-scoped work that is O(data) and so must not run
- * on the request thread. It opens its own read-only SQLite connection (and, for
- * uploads, a read-write one: see ingest-dataset.ts) and keeps its own model
- * cache; the request thread has already checked that the model or dataset
+ * on the request thread. It opens its own store (SQLite: a read-only connection,
+ * and for uploads a read-write one, see ingest-dataset.ts; PostgreSQL: a small
+ * pool) and keeps its own model cache; the request thread has already checked that the model or dataset
  * exists, and passes the sha256 it saw, so a model replaced in between is
  * refused rather than served stale.
  *
@@ -13,8 +13,7 @@
  *   send bytes as JSON     ◀── transferred  predict, serialise
  */
 import { move, workerData } from "piscina";
-// SQLite only, synchronous: this thread opens its own connections (see sqlite-direct.ts).
-import { openDatabase, DatasetRepository, EvaluationRepository, ModelRepository, type Db } from "../../store/sqlite-direct.js";
+import { openStore, type Store, type StoreLocator } from "../../store/store.js";
 import { ApiError } from "../errors.js";
 import { ModelCache, type CacheLimits } from "../model-cache.js";
 import { parsePredictBody, predictJson, servingModel } from "../predict.js";
@@ -25,7 +24,7 @@ import { ingestUpload, type DatasetUpload } from "./ingest-dataset.js";
 import { problemOf, type Outcome } from "./problem.js";
 
 export interface ComputeWorkerData {
-  dbPath: string;
+  store: StoreLocator;
   cache: CacheLimits;
 }
 
@@ -37,45 +36,47 @@ export type ComputeTask =
   /** `options` null: only check that the stored artifact still loads (the artifact route's 409). */
   | { kind: "explain"; modelId: string; sha256: string; options: ExplainOptions | null };
 
-const { dbPath, cache: limits } = workerData as ComputeWorkerData;
-let db: Db | undefined;
-let models: ModelCache | undefined;
+const { store: locator, cache: limits } = workerData as ComputeWorkerData;
 
-function connection(): Db {
-  if (!db || !db.open) {
-    db = openDatabase(dbPath, { readonly: true });
-    models = new ModelCache(new ModelRepository(db, new EvaluationRepository(db)), limits);
-  }
-  return db;
+/** Opened on first use, kept while the thread lives; one that failed to open (store down) is retried by the next task. */
+function lazily<T>(open: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => {
+    if (!value) {
+      value = open();
+      value.catch(() => (value = undefined));
+    }
+    return value;
+  };
 }
 
-let writer: DatasetRepository | undefined;
+const reader = lazily(async () => {
+  const store = await openStore(locator, { readonly: true });
+  return { store, models: new ModelCache(store.models, limits) };
+});
 
 /**
- * Uploads write through a read-write connection of this thread's own, opened on
- * first use (WAL: one writer at a time across connections, the others wait up to
- * busy_timeout; readers are never blocked, and see the dataset once it commits).
+ * Uploads write through a store of this thread's own (SQLite: a read-write connection;
+ * WAL gives one writer at a time across connections, the others wait up to busy_timeout;
+ * readers are never blocked, and see the dataset once it commits).
  */
-function datasetWriter(): DatasetRepository {
-  if (!writer) writer = new DatasetRepository(openDatabase(dbPath));
-  return writer;
-}
+const writer = lazily((): Promise<Store> => openStore(locator));
 
 async function predict(task: Extract<ComputeTask, { kind: "predict" }>): Promise<string> {
-  connection();
+  const { models } = await reader();
   const body = task.body ?? parsePredictBody(task.blocks!, task.maxRows);
-  const model = await servingModel(models!, task.modelId, task.sha256);
+  const model = await servingModel(models, task.modelId, task.sha256);
   return predictJson(task.modelId, model, body);
 }
 
 async function explain(task: Extract<ComputeTask, { kind: "explain" }>): Promise<Explained | null> {
-  connection();
-  const model = await servingModel(models!, task.modelId, task.sha256);
+  const { models } = await reader();
+  const model = await servingModel(models, task.modelId, task.sha256);
   return task.options ? explainModel(model, task.options) : null;
 }
 
-function featureScores(task: Extract<ComputeTask, { kind: "feature-scores" }>): WireScore[] {
-  const frame = new DatasetRepository(connection()).loadFrame(task.datasetId);
+async function featureScores(task: Extract<ComputeTask, { kind: "feature-scores" }>): Promise<WireScore[]> {
+  const frame = await (await reader()).store.datasets.loadFrame(task.datasetId);
   if (!frame) throw new ApiError("not_found", `dataset ${task.datasetId} does not exist`);
   return scoreFeatures(frame, task);
 }
@@ -92,8 +93,8 @@ export default async function runComputeTask(task: ComputeTask): Promise<Uint8Ar
   try {
     if (task.kind === "predict") return move(utf8.encode(await predict(task))) as Uint8Array;
     if (task.kind === "explain") return { ok: true, value: await explain(task) };
-    if (task.kind === "ingest-dataset") return { ok: true, value: ingestUpload(datasetWriter(), task.upload) };
-    return { ok: true, value: featureScores(task) };
+    if (task.kind === "ingest-dataset") return { ok: true, value: await ingestUpload((await writer()).datasets, task.upload) };
+    return { ok: true, value: await featureScores(task) };
   } catch (e) {
     return { ok: false, problem: problemOf(e) };
   }
