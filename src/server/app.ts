@@ -10,7 +10,11 @@ import swaggerUi from "@fastify/swagger-ui";
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { openStore } from "../store/store.js";
 import { TrainingPool } from "../training/pool.js";
-import { JobRunner } from "../training/jobs.js";
+import { JobRunner, type JobLogger } from "../training/jobs.js";
+import type { JobQueue } from "../training/queue/job-queue.js";
+import { LocalQueue } from "../training/queue/local-queue.js";
+import { BullQueue } from "../training/queue/bullmq-queue.js";
+import type { Store } from "../store/store.js";
 import { DEFAULTS, storeLocator, type Config } from "./config.js";
 import { ModelCache } from "./model-cache.js";
 import { withProblemTypes } from "./openapi-problems.js";
@@ -61,6 +65,19 @@ function withCsvUpload(doc: OpenApiDocument): OpenApiDocument {
   return doc;
 }
 
+/**
+ * With XIGUA_QUEUE_URL, jobs go to BullMQ and `xigua worker` processes run them: this
+ * process keeps no training threads. Otherwise they run here, on a pool whose threads'
+ * heap is part of a job's memory (so never more than the job's budget).
+ */
+export function createJobQueue(config: Config, store: Store, log: JobLogger): JobQueue {
+  if (config.queueUrl) return new BullQueue(store, { url: config.queueUrl, name: config.queueName }, log);
+  const heapMb = Math.min(config.workerHeapMb, config.jobMemoryMb);
+  const pool = new TrainingPool({ workers: config.workers, maxHeapMb: heapMb });
+  const runner = new JobRunner(store, pool, { store: storeLocator(config), timeoutMs: config.jobTimeoutMs, memoryMb: config.jobMemoryMb, heapMb }, log);
+  return new LocalQueue(runner, pool, store, log);
+}
+
 export async function buildApp(options: BuildOptions = {}): Promise<FastifyInstance> {
   const config: Config = { ...DEFAULTS, ...options.config };
   const app = Fastify({
@@ -97,10 +114,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
 
   const locator = storeLocator(config);
   const store = await openStore(locator);
-  // A thread's heap is part of its job's memory, so it never gets more than the job's budget.
-  const heapMb = Math.min(config.workerHeapMb, config.jobMemoryMb);
-  const pool = new TrainingPool({ workers: config.workers, maxHeapMb: heapMb });
-  const jobs = new JobRunner(store, pool, { store: locator, timeoutMs: config.jobTimeoutMs, memoryMb: config.jobMemoryMb, heapMb }, app.log);
+  const jobs = createJobQueue(config, store, app.log);
   const cacheBytes = config.modelCacheMb * 1024 * 1024;
   const models = new ModelCache(store.models, { maxModels: config.modelCacheSize, maxBytes: cacheBytes });
   const compute = new ComputePool({
@@ -109,10 +123,10 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     maxHeapMb: config.workerHeapMb,
     cache: { maxModels: config.modelCacheSize, maxBytes: Math.ceil(cacheBytes / 4) },
   });
-  app.decorate("services", { config, store, pool, jobs, models, compute });
+  app.decorate("services", { config, store, pool: jobs instanceof LocalQueue ? jobs.pool : null, jobs, models, compute });
   app.addHook("onClose", async () => {
     await jobs.close(config.shutdownGraceMs);
-    await pool.destroy();
+    if (jobs instanceof LocalQueue) await jobs.pool.destroy();
     await compute.destroy();
     await store.close();
   });

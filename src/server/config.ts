@@ -10,6 +10,10 @@ export interface Config {
   databaseUrl: string | null;
   /** redis://… (XIGUA_QUEUE_URL): jobs go to a BullMQ queue that `xigua worker` processes take; otherwise they run in this process. */
   queueUrl: string | null;
+  /** BullMQ queue name (XIGUA_QUEUE_NAME): API and trainer processes of one deployment share it. */
+  queueName: string;
+  /** A trainer's lock on a job, renewed while it runs; a trainer that died is noticed within about twice this (XIGUA_JOB_LOCK_S). */
+  jobLockMs: number;
   logLevel: string;
   workers: number;
   jobTimeoutMs: number;
@@ -41,6 +45,8 @@ export const DEFAULTS: Config = {
   dbPath: "./data/xigua.db",
   databaseUrl: null,
   queueUrl: null,
+  queueName: "xigua-jobs",
+  jobLockMs: 30_000,
   logLevel: "info",
   workers: Math.max(1, availableParallelism() - 1),
   // A shared service: one runaway fit must not hold a worker for an hour while others queue.
@@ -81,6 +87,13 @@ function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string 
   return raw;
 }
 
+function queueName(raw: string | undefined): string {
+  if (raw === undefined || raw === "") return DEFAULTS.queueName;
+  // BullMQ builds Redis keys as <prefix>:<name>:…; a colon in the name would break them.
+  if (!/^[\w.-]{1,64}$/.test(raw)) throw new Error(`XIGUA_QUEUE_NAME must be 1-64 letters, digits, '.', '_' or '-', got "${raw}"`);
+  return raw;
+}
+
 /** The store this configuration names: PostgreSQL when XIGUA_DATABASE_URL is set, else the SQLite file. */
 export function storeLocator(config: Pick<Config, "dbPath" | "databaseUrl">): StoreLocator {
   return config.databaseUrl ? { kind: "postgres", url: config.databaseUrl } : { kind: "sqlite", path: config.dbPath };
@@ -93,6 +106,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPath: env.XIGUA_DB || DEFAULTS.dbPath,
     databaseUrl: url(env, "XIGUA_DATABASE_URL", ["postgres:", "postgresql:"]),
     queueUrl: url(env, "XIGUA_QUEUE_URL", ["redis:", "rediss:"]),
+    queueName: queueName(env.XIGUA_QUEUE_NAME),
+    jobLockMs: int(env, "XIGUA_JOB_LOCK_S", DEFAULTS.jobLockMs / 1000, 1) * 1000,
     logLevel: env.LOG_LEVEL || DEFAULTS.logLevel,
     workers: int(env, "XIGUA_WORKERS", DEFAULTS.workers, 1),
     jobTimeoutMs: int(env, "XIGUA_JOB_TIMEOUT_S", DEFAULTS.jobTimeoutMs / 1000, 1) * 1000,

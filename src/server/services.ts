@@ -1,7 +1,7 @@
 /** The shared services every route reaches through `app.services`. */
 import type { Store } from "../store/store.js";
 import type { TrainingPool } from "../training/pool.js";
-import type { JobRunner } from "../training/jobs.js";
+import type { JobQueue } from "../training/queue/job-queue.js";
 import type { Config } from "./config.js";
 import type { ComputePool } from "./compute/pool.js";
 import type { ModelCache } from "./model-cache.js";
@@ -9,8 +9,9 @@ import type { ModelCache } from "./model-cache.js";
 export interface Services {
   config: Config;
   store: Store;
-  pool: TrainingPool;
-  jobs: JobRunner;
+  /** This process's training threads; null when jobs go to a BullMQ queue (XIGUA_QUEUE_URL) and trainer processes run them. */
+  pool: TrainingPool | null;
+  jobs: JobQueue;
   models: ModelCache;
   /** Request-scoped O(data) work (large predicts, feature scores), apart from the training pool. */
   compute: ComputePool;

@@ -131,6 +131,21 @@ export class JobRunner {
   }
 
   /**
+   * Stops a job running here whose row another process already ended (a cancel
+   * recorded by an API node, sent to trainers over the queue's stop channel).
+   * Nothing is written: the stopped job finds its reason `cancelled` and leaves the row.
+   */
+  stopLocal(id: string): void {
+    const job = this.running.get(id);
+    if (job) this.stop(job, "cancelled");
+  }
+
+  /** Whether the job runs (or waits for a thread) in this process. */
+  has(id: string): boolean {
+    return this.running.has(id);
+  }
+
+  /**
    * Start-up: jobs left running by a dead process failed; queued ones run again,
    * except a search's candidates: a search cannot resume after a restart, so it
    * and its candidates end as interrupted first (re-queued, they would run for nothing).

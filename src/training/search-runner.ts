@@ -15,7 +15,7 @@ import type { Store } from "../store/store.js";
 import type { SearchResultRow } from "../store/searches.js";
 import type { TrainSpec } from "../store/models.js";
 import { rankScores } from "../evaluation/search-space.js";
-import type { JobLogger, JobRunner } from "./jobs.js";
+import type { JobLogger } from "./jobs.js";
 
 export interface SearchPlan {
   searchId: string;
@@ -40,20 +40,36 @@ function ranked(rows: readonly SearchResultRow[], higherIsBetter: boolean): Sear
   return rows.map((r, i) => ({ ...r, rank: ranks[i] }));
 }
 
+/**
+ * What a search needs of the jobs around it: its candidates run on this process's
+ * pool (their results are awaited here), the refit goes wherever models train
+ * (with a BullMQ queue, to any trainer: a refit must survive this process).
+ */
+export interface SearchJobs {
+  submitEvaluation(evaluationId: string): void;
+  whenDone(evaluationId: string): Promise<void>;
+  submitTraining(modelId: string): void | Promise<void>;
+}
+
 export class SearchRunner {
   constructor(
     private readonly store: Store,
-    private readonly jobs: JobRunner,
+    private readonly jobs: SearchJobs,
     private readonly log: JobLogger,
   ) {}
 
   start(plan: SearchPlan): void {
-    this.run(plan).catch((err) => {
+    void this.execute(plan);
+  }
+
+  /** Runs the search to its end; never rejects (a failure is recorded on the search). */
+  execute(plan: SearchPlan): Promise<void> {
+    return this.run(plan).catch(async (err) => {
       this.log.error({ err, search: plan.searchId }, "search failed");
-      this.store.searches
+      await this.store.searches
         .finishUnsuccessfully(plan.searchId, "failed", jobProblem("training_failed", `the search failed unexpectedly; see the server log (search ${plan.searchId})`))
         .catch(() => {
-          // The store is closed (shutdown): the next start marks the search interrupted.
+          // The store is closed (shutdown) or unreachable: the search is recovered as interrupted.
         });
     });
   }
@@ -110,7 +126,7 @@ export class SearchRunner {
     let modelId: string | null = null;
     if (plan.refit) {
       const model = await this.store.models.insert({ ...plan.refit, params: best.params });
-      this.jobs.submitTraining(model.id);
+      await this.jobs.submitTraining(model.id);
       modelId = model.id;
     }
     await this.store.searches.succeed(plan.searchId, results, { params: best.params, score: best.mean_score }, modelId);

@@ -248,7 +248,7 @@ test("a search stopped by shutdown is recovered as interrupted, not failed for w
     const after = (await second.app.inject({ url: `/v1/searches/${res.json().id}` })).json();
     assert.equal(after.status, "failed");
     assert.equal(after.error.code, "interrupted", JSON.stringify(after.error));
-    assert.equal(second.app.services.jobs.activeCount, 0, "no candidate of the interrupted search runs again");
+    assert.equal(await second.app.services.jobs.activeCount(), 0, "no candidate of the interrupted search runs again");
     const candidates = (await Promise.all((after.results as { evaluation_id: string }[]).map((r) => second.app.services.store.evaluations.get(r.evaluation_id)))).map((e) => e!);
     const unfinished = candidates.filter((e) => e.status !== "succeeded");
     assert.ok(unfinished.length > 0, "the shutdown left candidates unfinished");

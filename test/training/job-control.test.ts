@@ -157,7 +157,7 @@ test("a thread killed mid-job is replaced and the queued job runs without anothe
   const t = await testApp({ workers: 1 });
   try {
     await stallCheck(t, async () => {
-      await t.app.services.pool.threads[0].terminate();
+      await t.app.services.pool!.threads[0].terminate();
       return 204;
     });
   } finally {

@@ -29,7 +29,7 @@ test("a worker killed mid-job fails that job with a problem object; the server k
     const res = await t.app.inject({ method: "POST", url: "/v1/models", payload: { dataset_id: ds, algorithm: "cart", target: "y", validation: { method: "kfold", k: 30 } } });
     const url = `/v1/models/${res.json().id}`;
     await waitForStatus(async () => (await t.app.inject({ url })).json(), "running");
-    const threads = t.app.services.pool.threads;
+    const threads = t.app.services.pool!.threads;
     assert.equal(threads.length, 1);
     await threads[0].terminate();
     const failed = await waitFor(t.app, url);

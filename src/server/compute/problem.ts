@@ -5,6 +5,7 @@
  */
 import { DataError, DataTooLargeError } from "../../data/errors.js";
 import { ArtifactError } from "../../training/artifact.js";
+import { QueueUnavailableError } from "../../training/queue/job-queue.js";
 import { ApiError, type ErrorCode, type FieldError } from "../errors.js";
 
 export interface Problem {
@@ -28,6 +29,8 @@ export function clientProblem(e: unknown): Problem | null {
     const detail = `the stored model artifact no longer loads (${e.message}); train or import the model again`;
     return { code: "wrong_state", status: 409, detail, errors: [{ path: e.path ? `artifact.${e.path}` : "artifact", message: e.message }] };
   }
+  // Nothing was lost: the request can be sent again once the queue's Redis is back (503 carries Retry-After).
+  if (e instanceof QueueUnavailableError) return { code: "unavailable", status: 503, detail: e.message };
   if (e instanceof DataTooLargeError) return { code: "payload_too_large", status: 413, detail: e.message };
   if (e instanceof DataError) return { code: "invalid_data", status: 422, detail: e.message, errors: e.path ? [{ path: e.path, message: e.message }] : undefined };
   return null;

@@ -108,7 +108,7 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
       },
     },
     async (request, reply) => {
-      checkJobCapacity(jobs.activeCount, app.services.config.maxJobs);
+      checkJobCapacity(await jobs.activeCount(), app.services.config.maxJobs);
       const body = request.body;
       const dataset = await store.datasets.get(body.dataset_id);
       if (!dataset) throw new ApiError("not_found", `dataset ${body.dataset_id} does not exist`, [{ path: "dataset_id", message: "unknown dataset" }]);
@@ -142,7 +142,7 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
           ...(body.decision_threshold !== undefined ? { decision_threshold: body.decision_threshold } : {}),
         },
       });
-      jobs.submitEvaluation(record.id);
+      await jobs.submitEvaluation(record.id);
       reply.header("location", `/v1/evaluations/${record.id}`);
       return reply.code(202).send(evaluationToWire(record));
     },
@@ -185,7 +185,7 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
       status: "queued",
       spec: { model_id: modelId, dataset_id: dataset.id, params: model.spec.params, target: model.spec.target, ...(positiveClass ? { positive_class: positiveClass } : {}), ...(beta ? { beta } : {}), ...(decisionThreshold !== undefined ? { decision_threshold: decisionThreshold } : {}) },
     });
-    jobs.submitScoring(record.id);
+    await jobs.submitScoring(record.id);
     return record;
   }
 };

@@ -12,11 +12,12 @@ export const healthRoutes: FastifyPluginAsync = async (base) => {
 
   app.get(
     "/health/ready",
-    { schema: { tags: ["health"], summary: "The database is open and the worker pool is alive", response: { 200: status, 503: problemSchema } } },
+    { schema: { tags: ["health"], summary: "The store answers and jobs can run (the worker pool is alive, or the job queue answers)", response: { 200: status, 503: problemSchema } } },
     async (request, reply) => {
-      const { store, pool } = app.services;
-      const checks = { database: await store.isHealthy(), pool: pool.alive };
-      if (checks.database && checks.pool) return { status: "ok" as const, checks };
+      const { store, jobs, pool } = app.services;
+      const [database, runnable] = await Promise.all([store.isHealthy(), jobs.isHealthy()]);
+      const checks = { database, [pool ? "pool" : "queue"]: runnable };
+      if (database && runnable) return { status: "ok" as const, checks };
       reply.header("retry-after", "5");
       return reply
         .code(503)

@@ -75,7 +75,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
       },
     },
     async (request, reply) => {
-      checkJobCapacity(jobs.activeCount, app.services.config.maxJobs);
+      checkJobCapacity(await jobs.activeCount(), app.services.config.maxJobs);
       const body = request.body;
       const dataset = await store.datasets.get(body.dataset_id);
       if (!dataset) throw new ApiError("not_found", `dataset ${body.dataset_id} does not exist`, [{ path: "dataset_id", message: "unknown dataset" }]);
@@ -101,7 +101,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
         name: body.name ?? null,
       };
       const record = await store.models.insert(spec);
-      jobs.submitTraining(record.id);
+      await jobs.submitTraining(record.id);
       reply.header("location", `/v1/models/${record.id}`);
       return reply.code(202).send(modelToWire(record));
     },

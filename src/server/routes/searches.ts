@@ -13,7 +13,6 @@ import { gridCandidates, gridSize, randomCandidates, searchSpaceIssues } from ".
 import { encodeCursor } from "../../store/ids.js";
 import type { SearchRecord } from "../../store/searches.js";
 import { jobProblem } from "../../training/job-failure.js";
-import { SearchRunner } from "../../training/search-runner.js";
 import { ApiError, checkJobCapacity, notFound } from "../errors.js";
 import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
 import { createSearchBody, LOWER_IS_BETTER, searchSchema, type CreateSearchBody } from "../schemas/searches.js";
@@ -81,7 +80,6 @@ function searchToWire(s: SearchRecord) {
 export const searchRoutes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { store, jobs } = app.services;
-  const runner = new SearchRunner(store, jobs, app.log);
 
   app.post(
     "/searches",
@@ -99,7 +97,7 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
       if (!dataset) throw new ApiError("not_found", `dataset ${body.dataset_id} does not exist`, [{ path: "dataset_id", message: "unknown dataset" }]);
       const seed = body.seed ?? randomInt(0, 2 ** 31);
       const candidates = candidatesFor(body, seed, app.services.config.maxSearchCandidates);
-      checkJobCapacity(jobs.activeCount, app.services.config.maxJobs, candidates.length);
+      checkJobCapacity(await jobs.activeCount(), app.services.config.maxJobs, candidates.length);
       const resolve = (params: Record<string, unknown>, i: number) => {
         try {
           return resolveEvaluationSpec({ ...body, params }, dataset, seed, { jobMemoryMb: app.services.config.jobMemoryMb });
@@ -132,12 +130,12 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
         seed,
         positive_class: first.positiveClass,
       };
-      checkJobCapacity(jobs.activeCount, app.services.config.maxJobs, candidates.length); // again: other requests ran while this one yielded
+      checkJobCapacity(await jobs.activeCount(), app.services.config.maxJobs, candidates.length); // again: other requests ran while this one yielded
       const search = await store.searches.insertWithCandidates(
         { dataset_id: dataset.id, algorithm: first.algorithm.name, method: body.method, scoring, spec: { ...common, candidates: candidates.length, refit: body.refit } },
         specs.map((spec) => ({ dataset_id: dataset.id, algorithm: spec.algorithm.name, task: spec.task, method: spec.validation.method, spec: { ...common, params: spec.params } })),
       );
-      runner.start({
+      await jobs.submitSearch({
         searchId: search.id,
         candidates: search.results ?? [],
         scoring,
