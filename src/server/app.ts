@@ -164,8 +164,11 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(searchRoutes, { prefix: "/v1" });
 
   // Both before buildApp resolves, so before any route serves (awaited, as they ran synchronously before).
-  const removed = await store.datasets.removeIncomplete();
-  if (removed > 0) app.log.warn({ removed }, "datasets a dead upload left half-written were removed");
+  // Only a lone process knows that an incomplete dataset's writer is dead; beside other API processes it may be one of theirs.
+  if (!config.queueUrl) {
+    const removed = await store.datasets.removeIncomplete();
+    if (removed > 0) app.log.warn({ removed }, "datasets a dead upload left half-written were removed");
+  }
   const { requeued } = await jobs.recover();
   if (requeued > 0) app.log.info({ requeued }, "queued jobs from a previous run were queued again");
   return app;

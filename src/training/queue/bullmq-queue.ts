@@ -20,6 +20,7 @@
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import type { Store } from "../../store/store.js";
+import type { Problem } from "../../store/models.js";
 import type { JobLogger } from "../jobs.js";
 import type { SearchPlan } from "../search-runner.js";
 import { jobProblem } from "../job-failure.js";
@@ -39,6 +40,19 @@ export const stopChannel = (queueName: string) => `xigua:${queueName}:stop`;
 const KEEP_FINISHED = { count: 1000 };
 
 const WHEN_DONE_POLL_MS = 100;
+
+/** Ends a job's row (a search's: with its unfinished candidates) unless it has ended already. */
+export async function endQueuedJob(store: Store, kind: QueuedKind, data: object, problem: Problem): Promise<void> {
+  if (kind === "search") {
+    const plan = data as SearchPlan;
+    await store.searches.finishUnsuccessfully(plan.searchId, "failed", problem);
+    for (const c of plan.candidates) await store.evaluations.finishUnsuccessfully(c.evaluation_id, "failed", problem);
+    return;
+  }
+  const { id } = data as { id: string };
+  if (kind === "train") await store.models.finishUnsuccessfully(id, "failed", problem);
+  else await store.evaluations.finishUnsuccessfully(id, "failed", problem);
+}
 
 export function redisConnection(url: string, options: { failFast: boolean }): Redis {
   return new Redis(url, {
@@ -97,8 +111,18 @@ export class BullQueue implements JobQueue {
     return this.add("search", plan, plan.searchId);
   }
 
+  /**
+   * A job that cannot be queued is ended at once (the client gets a 503 and sends the
+   * request again): left `queued`, its row would wait for a job no trainer will ever see.
+   */
   private async add(kind: QueuedKind, data: object, jobId: string): Promise<void> {
-    await unavailableOnFailure(this.queue.add(kind, data, { jobId, removeOnComplete: KEEP_FINISHED, removeOnFail: KEEP_FINISHED }));
+    try {
+      await unavailableOnFailure(this.queue.add(kind, data, { jobId, removeOnComplete: KEEP_FINISHED, removeOnFail: KEEP_FINISHED }));
+    } catch (e) {
+      const problem = jobProblem("interrupted", "the job queue was unavailable when this job was submitted; submit it again");
+      await endQueuedJob(this.store, kind, data, problem).catch((err) => this.log.error({ err, job: jobId }, "ending a job that could not be queued failed"));
+      throw e;
+    }
   }
 
   /**

@@ -25,7 +25,7 @@ import { JobRunner, type JobLogger } from "../jobs.js";
 import { jobProblem } from "../job-failure.js";
 import { TrainingPool } from "../pool.js";
 import { SearchRunner, type SearchPlan } from "../search-runner.js";
-import { BullQueue, redisConnection, stopChannel, type QueuedKind } from "./bullmq-queue.js";
+import { BullQueue, endQueuedJob, redisConnection, stopChannel, type QueuedKind } from "./bullmq-queue.js";
 
 type TrainerConfig = Pick<
   Config,
@@ -106,7 +106,7 @@ export class Trainer {
   private async processSearch(plan: SearchPlan): Promise<string> {
     const status = await this.store.searches.status(plan.searchId);
     if (status === "running") {
-      await this.endSearch(plan, interrupted("search"));
+      await endQueuedJob(this.store, "search", plan, jobProblem("interrupted", "the trainer running this search stopped; a search cannot resume elsewhere"));
       return "interrupted";
     }
     if (status !== "queued") return "skipped";
@@ -114,21 +114,10 @@ export class Trainer {
     return "done";
   }
 
-  private async endSearch(plan: SearchPlan, problem: Problem): Promise<void> {
-    await this.store.searches.finishUnsuccessfully(plan.searchId, "failed", problem);
-    for (const c of plan.candidates) await this.store.evaluations.finishUnsuccessfully(c.evaluation_id, "failed", problem);
-  }
-
   /** A job BullMQ gave up on after its second stall: its row must not stay `running`. */
   private async interrupt(job: Job): Promise<void> {
     try {
-      const kind = job.name as QueuedKind;
-      if (kind === "search") await this.endSearch(job.data as SearchPlan, interrupted("search"));
-      else {
-        const id = (job.data as { id: string }).id;
-        if (kind === "train") await this.store.models.finishUnsuccessfully(id, "failed", interrupted("job"));
-        else await this.store.evaluations.finishUnsuccessfully(id, "failed", interrupted("job"));
-      }
+      await endQueuedJob(this.store, job.name as QueuedKind, job.data as object, interrupted(job.name === "search" ? "search" : "job"));
     } catch (err) {
       this.log.error({ err, job: job.id }, "recording an interrupted job failed");
     }
