@@ -17,6 +17,7 @@ import { BullQueue } from "../training/queue/bullmq-queue.js";
 import type { Store } from "../store/store.js";
 import { DEFAULTS, storeLocator, type Config } from "./config.js";
 import { ModelCache } from "./model-cache.js";
+import { createNodeEvents } from "./node-events.js";
 import { withProblemTypes } from "./openapi-problems.js";
 import { ComputePool } from "./compute/pool.js";
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from "./plugins/errors.js";
@@ -123,11 +124,13 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     maxHeapMb: config.workerHeapMb,
     cache: { maxModels: config.modelCacheSize, maxBytes: Math.ceil(cacheBytes / 4) },
   });
-  app.decorate("services", { config, store, pool: jobs instanceof LocalQueue ? jobs.pool : null, jobs, models, compute });
+  const events = await createNodeEvents(config, (id) => models.evict(id));
+  app.decorate("services", { config, store, pool: jobs instanceof LocalQueue ? jobs.pool : null, jobs, models, compute, events });
   app.addHook("onClose", async () => {
     await jobs.close(config.shutdownGraceMs);
     if (jobs instanceof LocalQueue) await jobs.pool.destroy();
     await compute.destroy();
+    await events.close();
     await store.close();
   });
 

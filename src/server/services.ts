@@ -5,6 +5,7 @@ import type { JobQueue } from "../training/queue/job-queue.js";
 import type { Config } from "./config.js";
 import type { ComputePool } from "./compute/pool.js";
 import type { ModelCache } from "./model-cache.js";
+import type { NodeEvents } from "./node-events.js";
 
 export interface Services {
   config: Config;
@@ -15,6 +16,8 @@ export interface Services {
   models: ModelCache;
   /** Request-scoped O(data) work (large predicts, feature scores), apart from the training pool. */
   compute: ComputePool;
+  /** Cache invalidations sent to the other API processes of a deployment. */
+  events: NodeEvents;
 }
 
 declare module "fastify" {

@@ -135,6 +135,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
       if (m.status === "queued" || m.status === "running") await jobs.cancel(m.id);
       await store.models.delete(m.id);
       models.evict(m.id);
+      await app.services.events.modelDeleted(m.id);
       return reply.code(204).send(null);
     },
   );
