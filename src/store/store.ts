@@ -101,5 +101,7 @@ export interface OpenStoreOptions {
 
 export async function openStore(locator: StoreLocator, options: OpenStoreOptions = {}): Promise<Store> {
   if (locator.kind === "sqlite") return openSqliteStore(locator.path, options);
-  throw new Error("the PostgreSQL store is not built yet");
+  // Loaded only here: a SQLite-only process never loads pg.
+  const { openPostgresStore } = await import("./postgres/postgres-store.js");
+  return openPostgresStore(locator, options);
 }
