@@ -3,7 +3,7 @@
  * dir, or with XIGUA_TEST_STORE=postgres a fresh schema of the test database
  * (dropped on close).
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -50,9 +50,18 @@ export async function dropSchema(schema: string): Promise<void> {
   }
 }
 
+/** The app's schema, kept in its dir: a second app on the same dir (a restart) opens the first one's store, as it opens its SQLite file. */
+function schemaOf(dir: string): string {
+  const file = join(dir, "postgres-schema");
+  if (existsSync(file)) return readFileSync(file, "utf8");
+  const schema = freshSchema();
+  writeFileSync(file, schema);
+  return schema;
+}
+
 export async function testApp(config: Partial<Config> = {}, dir = mkdtempSync(join(tmpdir(), "xigua-test-"))): Promise<TestApp> {
   const dbPath = join(dir, "xigua.db");
-  const schema = TEST_STORE === "postgres" ? freshSchema() : null;
+  const schema = TEST_STORE === "postgres" ? schemaOf(dir) : null;
   const databaseUrl = schema ? schemaUrl(schema) : null;
   const app = await buildApp({ config: { dbPath, databaseUrl, workers: 1, shutdownGraceMs: 2000, ...config }, logger: false });
   return {
@@ -110,5 +119,22 @@ export async function waitFor(app: FastifyInstance, url: string, timeoutMs = 20_
     if (body.status !== "queued" && body.status !== "running") return body;
     if (Date.now() > deadline) throw new Error(`${url} still ${body.status}`);
     await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/**
+ * Whether the test database answers. Without it the PostgreSQL tests skip, loudly,
+ * unless XIGUA_REQUIRE_SERVICES=1 (CI), where they run and fail.
+ */
+export async function postgresSkipReason(): Promise<string | false> {
+  if (process.env.XIGUA_REQUIRE_SERVICES === "1") return false;
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return false;
+  } catch (e) {
+    return `PostgreSQL is not reachable at ${TEST_DATABASE_URL} (${(e as Error).message}); set XIGUA_REQUIRE_SERVICES=1 to fail instead`;
+  } finally {
+    await client.end().catch(() => undefined);
   }
 }

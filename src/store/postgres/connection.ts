@@ -4,7 +4,8 @@
  * option, so no extra round trip), and bigint columns (seq, version, counts) come
  * back as numbers: the service's ids of order are far below 2^53.
  */
-import pg from "pg";
+import { createRequire } from "node:module";
+import type pg from "pg";
 import { StoreUnavailableError, isConnectionFailure } from "../store-errors.js";
 
 export type Queryable = pg.Pool | pg.PoolClient;
@@ -19,10 +20,23 @@ const CONNECT_TIMEOUT_MS = 3000;
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 const BIGINT_OID = 20;
-const types: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === BIGINT_OID && format !== "binary" ? (text: string) => Number(text) : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig["getTypeParser"],
-};
+
+/**
+ * The driver, loaded when the first pool is made: a SQLite-only process never loads pg.
+ * Not a dynamic import(): under tsx (tests, dev) worker threads load the source as
+ * CommonJS, and an import() there finds no TypeScript; require works in both builds.
+ */
+let driver: typeof pg | undefined;
+function pgDriver(): typeof pg {
+  return (driver ??= createRequire(import.meta.url)("pg") as typeof pg);
+}
+
+function bigintAsNumber(driver: typeof pg): pg.CustomTypesConfig {
+  return {
+    getTypeParser: ((oid: number, format?: "text" | "binary") =>
+      oid === BIGINT_OID && format !== "binary" ? (text: string) => Number(text) : driver.types.getTypeParser(oid, format)) as pg.CustomTypesConfig["getTypeParser"],
+  };
+}
 
 /** The URL pg connects with, and the schema: `locator.schema`, or a `?schema=` parameter (removed from the URL, pg would pass it on as a server setting). */
 export function splitSchema(url: string, schema?: string): { url: string; schema: string | null } {
@@ -35,11 +49,12 @@ export function splitSchema(url: string, schema?: string): { url: string; schema
 }
 
 export function createPool(url: string, schema: string | null, readonly: boolean): pg.Pool {
-  const pool = new pg.Pool({
+  const driver = pgDriver();
+  const pool = new driver.Pool({
     connectionString: url,
     max: readonly ? READER_CONNECTIONS : WRITER_CONNECTIONS,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    types,
+    types: bigintAsNumber(driver),
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   // An idle client whose connection drops emits here; unhandled, it would crash the process. The next query finds out.
