@@ -11,18 +11,28 @@
  * per dataset.
  */
 import { statementCache, type Db } from "./database.js";
-import { MISSING_CODE, columnLength, type Frame, type Column } from "../data/frame.js";
-import { columnChunks, decodeCodes, decodeColumnParts } from "../data/codec.js";
+import type { Frame } from "../data/frame.js";
+import { columnChunks } from "../data/codec.js";
 import { newId, nowIso } from "./ids.js";
+import { DATASET_SUMMARY_FIELDS, HEAD_COLUMNS, boundedInfo, toDatasetRecord, toDatasetSummary, type DatasetRow, type DatasetSummaryRow } from "./records.js";
+import {
+  CHUNK_ROWS,
+  LEVEL_CHUNK,
+  assembleFrame,
+  concatLevels,
+  decodePageColumn,
+  groupByPosition,
+  levelRange,
+  pageCategorical,
+  pageLevelChunks,
+  pageRange,
+  sliceLevels,
+  type ChunkRow,
+  type ColumnMetaRow,
+} from "./dataset-chunks.js";
 
-/**
- * Rows per chunk of new datasets (each records its own in chunk_rows): a numeric
- * chunk is 64 KiB; a page (≤ 500 rows) spans at most two.
- */
-export const CHUNK_ROWS = 8192;
-
-/** Levels per stored level chunk of new datasets (each records its own in level_chunk). */
-export const LEVEL_CHUNK = 1024;
+export { HEAD_COLUMNS, HEAD_LEVELS } from "./records.js";
+export { CHUNK_ROWS, LEVEL_CHUNK } from "./dataset-chunks.js";
 
 /** Chunk sizes for new datasets; tests make them small to cross chunk boundaries cheaply. */
 export interface ChunkLayout {
@@ -31,12 +41,6 @@ export interface ChunkLayout {
   /** Blob bytes one write transaction of insert() carries at most (plus one chunk). */
   writeBatchBytes?: number;
 }
-
-/** Column summaries carried by a dataset listing or GET; the rest are paged (columns()). */
-export const HEAD_COLUMNS = 100;
-
-/** Levels a column summary shown to clients carries; the rest are paged (levels()). */
-export const HEAD_LEVELS = 100;
 
 /** Column metadata as the API shows it; computed once at upload and kept as JSON. */
 export interface ColumnInfo {
@@ -47,12 +51,6 @@ export interface ColumnInfo {
   /** In summaries shown to clients: the number of levels, of which `levels` holds the first HEAD_LEVELS. */
   level_count?: number;
   summary?: { min: number | null; max: number | null; mean: number | null; std: number | null };
-}
-
-/** The summary as clients see it: levels bounded, with their count. */
-function boundedInfo(info: ColumnInfo): ColumnInfo {
-  if (!info.levels) return info;
-  return { ...info, levels: info.levels.slice(0, HEAD_LEVELS), level_count: info.levels.length };
 }
 
 /** A dataset as listed: every column counted, only the first HEAD_COLUMNS described. */
@@ -75,49 +73,8 @@ export interface DatasetRecord {
   created_at: string;
 }
 
-interface DatasetRow {
-  seq: number;
-  id: string;
-  name: string;
-  row_count: number;
-  columns_json: string;
-  created_at: string;
-}
-
-interface SummaryRow {
-  seq: number;
-  id: string;
-  name: string;
-  row_count: number;
-  column_count: number;
-  columns_head_json: string;
-  created_at: string;
-}
-
-interface ColumnMetaRow {
-  position: number;
-  name: string;
-  type: "numeric" | "categorical";
-  level_count: number;
-}
-
-interface ChunkRow {
-  position: number;
-  data: Buffer;
-}
-
-const SUMMARY_FIELDS = "seq, id, name, row_count, column_count, columns_head_json, created_at";
 /** Default of ChunkLayout.writeBatchBytes: a few milliseconds of the write lock. */
 const WRITE_BATCH_BYTES = 4 * 1024 * 1024;
-
-function toRecord(row: DatasetRow): DatasetRecord {
-  return { seq: row.seq, id: row.id, name: row.name, row_count: row.row_count, columns: JSON.parse(row.columns_json), created_at: row.created_at };
-}
-
-function toSummary(row: SummaryRow): DatasetSummary {
-  const { columns_head_json, ...rest } = row;
-  return { ...rest, columns_head: JSON.parse(columns_head_json) };
-}
 
 export class DatasetRepository {
   private readonly sql: ReturnType<typeof statementCache>;
@@ -206,19 +163,19 @@ export class DatasetRepository {
     const row = this.sql("SELECT d.seq, d.id, d.name, d.row_count, s.columns_json, d.created_at FROM datasets d JOIN dataset_summaries s ON s.dataset_id = d.id WHERE d.id = ? AND d.complete = 1").get(id) as
       | DatasetRow
       | undefined;
-    return row && toRecord(row);
+    return row && toDatasetRecord(row);
   }
 
   summary(id: string): DatasetSummary | undefined {
-    const row = this.sql(`SELECT ${SUMMARY_FIELDS} FROM datasets WHERE id = ? AND complete = 1`).get(id) as SummaryRow | undefined;
-    return row && toSummary(row);
+    const row = this.sql(`SELECT ${DATASET_SUMMARY_FIELDS} FROM datasets WHERE id = ? AND complete = 1`).get(id) as DatasetSummaryRow | undefined;
+    return row && toDatasetSummary(row);
   }
 
   /** Newest first; `before` is the seq of the last item of the previous page. */
   list(limit: number, before: number | null): DatasetSummary[] {
-    const rows = this.sql(`SELECT ${SUMMARY_FIELDS} FROM datasets WHERE seq < ? AND complete = 1 ORDER BY seq DESC LIMIT ?`)
-      .all(before ?? Number.MAX_SAFE_INTEGER, limit) as SummaryRow[];
-    return rows.map(toSummary);
+    const rows = this.sql(`SELECT ${DATASET_SUMMARY_FIELDS} FROM datasets WHERE seq < ? AND complete = 1 ORDER BY seq DESC LIMIT ?`)
+      .all(before ?? Number.MAX_SAFE_INTEGER, limit) as DatasetSummaryRow[];
+    return rows.map(toDatasetSummary);
   }
 
   /** Column descriptions [offset, offset + limit) and the column count; undefined for an unknown dataset. */
@@ -240,16 +197,12 @@ export class DatasetRepository {
       "SELECT c.position, c.level_count, d.level_chunk FROM dataset_columns c JOIN datasets d ON d.id = c.dataset_id WHERE c.dataset_id = ? AND c.name = ?",
     ).get(id, column) as { position: number; level_count: number; level_chunk: number } | undefined;
     if (!meta) return undefined;
-    const from = Math.min(offset, meta.level_count);
-    const to = Math.min(meta.level_count, from + limit);
-    if (to === from) return { items: [], total: meta.level_count };
-    const first = Math.floor(from / meta.level_chunk);
+    const range = levelRange(meta.level_count, meta.level_chunk, offset, limit);
+    if (range.to === range.from) return { items: [], total: meta.level_count };
     const chunks = this.sql("SELECT levels_json FROM dataset_levels WHERE dataset_id = ? AND position = ? AND chunk BETWEEN ? AND ? ORDER BY chunk")
       .pluck()
-      .all(id, meta.position, first, Math.floor((to - 1) / meta.level_chunk)) as string[];
-    const levels = chunks.flatMap((json) => JSON.parse(json) as string[]);
-    const skip = from - first * meta.level_chunk;
-    return { items: levels.slice(skip, skip + to - from), total: meta.level_count };
+      .all(id, meta.position, range.firstChunk, range.lastChunk) as string[];
+    return { items: sliceLevels(chunks, range, meta.level_chunk), total: meta.level_count };
   }
 
   delete(id: string): boolean {
@@ -260,21 +213,10 @@ export class DatasetRepository {
     const meta = this.sql("SELECT row_count FROM datasets WHERE id = ? AND complete = 1").get(id) as { row_count: number } | undefined;
     if (!meta) return undefined;
     const values = groupByPosition(this.sql("SELECT position, data FROM dataset_chunks WHERE dataset_id = ? ORDER BY position, chunk").all(id) as ChunkRow[]);
-    const levels = new Map<number, string[]>();
-    for (const row of this.sql("SELECT position, levels_json FROM dataset_levels WHERE dataset_id = ? ORDER BY position, chunk").iterate(id) as Iterable<{ position: number; levels_json: string }>) {
-      const chunk = JSON.parse(row.levels_json) as string[];
-      const list = levels.get(row.position);
-      if (list) for (const level of chunk) list.push(level);
-      else levels.set(row.position, chunk);
-    }
-    const columns = this.columnMetas(id).map((m) => {
-      const column = decodeColumnParts(m.name, m.type, values.get(m.position) ?? [], m.type === "categorical" ? (levels.get(m.position) ?? []) : undefined);
-      const length = columnLength(column);
-      if (length !== meta.row_count) throw new Error(`dataset ${id}: column ${m.name} has ${length} stored rows, expected ${meta.row_count}`);
-      if (column.type === "categorical" && column.levels.length !== m.level_count) throw new Error(`dataset ${id}: column ${m.name} has ${column.levels.length} stored levels, expected ${m.level_count}`);
-      return column;
-    });
-    return { rowCount: meta.row_count, columns };
+    const levels = concatLevels(
+      this.sql("SELECT position, levels_json FROM dataset_levels WHERE dataset_id = ? ORDER BY position, chunk").iterate(id) as Iterable<{ position: number; levels_json: string }>,
+    );
+    return assembleFrame(id, meta.row_count, this.columnMetas(id), values, levels);
   }
 
   /**
@@ -288,39 +230,27 @@ export class DatasetRepository {
       | { row_count: number; chunk_rows: number; level_chunk: number }
       | undefined;
     if (!meta) return undefined;
-    const total = meta.row_count;
-    const from = Math.min(offset, total);
-    const to = Math.min(total, from + limit);
-    const first = Math.floor(from / meta.chunk_rows);
+    const page = pageRange(meta.row_count, meta.chunk_rows, offset, limit);
     const values =
-      to === from
+      page.rows === 0
         ? new Map<number, Buffer[]>()
         : groupByPosition(
             this.sql("SELECT position, data FROM dataset_chunks WHERE dataset_id = ? AND chunk BETWEEN ? AND ? ORDER BY position, chunk").all(
               id,
-              first,
-              Math.floor((to - 1) / meta.chunk_rows),
+              page.firstChunk,
+              page.lastChunk,
             ) as ChunkRow[],
           );
-    const rows = to - from;
-    const skip = rows === 0 ? 0 : from - first * meta.chunk_rows;
-    const columns = this.columnMetas(id).map((m): Column => {
-      const parts = values.get(m.position) ?? [];
-      if (m.type === "numeric") {
-        const column = decodeColumnParts(m.name, "numeric", parts);
-        checkRange(id, m.name, columnLength(column), skip + rows, from, to);
-        return sliceColumn(column, skip, skip + rows);
-      }
-      const codes = decodeCodes(m.name, parts, m.level_count);
-      checkRange(id, m.name, codes.length, skip + rows, from, to);
-      return this.pageLevels(id, m, codes.subarray(skip, skip + rows), meta.level_chunk);
+    const columns = this.columnMetas(id).map((m) => {
+      const decoded = decodePageColumn(id, m, values.get(m.position) ?? [], page);
+      return decoded instanceof Int32Array ? this.pageLevels(id, m, decoded, meta.level_chunk) : decoded;
     });
-    return { frame: { rowCount: rows, columns }, total };
+    return { frame: { rowCount: page.rows, columns }, total: page.total };
   }
 
   /** A page's categorical column with only the levels its codes use, read from their chunks. */
-  private pageLevels(id: string, m: ColumnMetaRow, codes: Int32Array, levelChunk: number): Column {
-    const chunkIndices = [...new Set(Array.from(codes, (c) => Math.floor(c / levelChunk)).filter((k) => k >= 0))];
+  private pageLevels(id: string, m: ColumnMetaRow, codes: Int32Array, levelChunk: number) {
+    const chunkIndices = pageLevelChunks(codes, levelChunk);
     const stored = new Map<number, string[]>();
     if (chunkIndices.length > 0) {
       const rows = this.sql("SELECT chunk, levels_json FROM dataset_levels WHERE dataset_id = ? AND position = ? AND chunk IN (SELECT value FROM json_each(?))").all(
@@ -330,41 +260,10 @@ export class DatasetRepository {
       ) as { chunk: number; levels_json: string }[];
       for (const row of rows) stored.set(row.chunk, JSON.parse(row.levels_json));
     }
-    const levels: string[] = [];
-    const renumbered = new Map<number, number>();
-    const pageCodes = Int32Array.from(codes, (code) => {
-      if (code === MISSING_CODE) return MISSING_CODE;
-      let local = renumbered.get(code);
-      if (local === undefined) {
-        const level = stored.get(Math.floor(code / levelChunk))?.[code % levelChunk];
-        if (level === undefined) throw new Error(`dataset ${id}: column ${m.name} lacks stored level ${code}`);
-        local = levels.push(level) - 1;
-        renumbered.set(code, local);
-      }
-      return local;
-    });
-    return { type: "categorical", name: m.name, codes: pageCodes, levels };
+    return pageCategorical(id, m, codes, levelChunk, stored);
   }
 
   private columnMetas(id: string): ColumnMetaRow[] {
     return this.sql("SELECT position, name, type, level_count FROM dataset_columns WHERE dataset_id = ? ORDER BY position").all(id) as ColumnMetaRow[];
   }
-}
-
-function groupByPosition(chunks: readonly ChunkRow[]): Map<number, Buffer[]> {
-  const parts = new Map<number, Buffer[]>();
-  for (const c of chunks) {
-    const list = parts.get(c.position);
-    if (list) list.push(c.data);
-    else parts.set(c.position, [c.data]);
-  }
-  return parts;
-}
-
-function checkRange(id: string, name: string, stored: number, needed: number, from: number, to: number): void {
-  if (stored < needed) throw new Error(`dataset ${id}: column ${name} is missing stored rows ${from}–${to - 1}`);
-}
-
-function sliceColumn(c: Column, from: number, to: number): Column {
-  return c.type === "numeric" ? { ...c, values: c.values.subarray(from, to) } : { ...c, codes: c.codes.subarray(from, to) };
 }

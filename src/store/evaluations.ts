@@ -6,6 +6,7 @@
 import { statementCache, type Db } from "./database.js";
 import { newId, nowIso } from "./ids.js";
 import type { Problem } from "./models.js";
+import { toEvaluationRecord, type EvaluationRow } from "./records.js";
 
 export type EvaluationStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
 
@@ -42,48 +43,6 @@ export interface EvaluationRecord {
   version: number;
   progress: number;
   search_id: string | null;
-}
-
-interface EvaluationRow {
-  seq: number;
-  id: string;
-  model_id: string | null;
-  dataset_id: string;
-  algorithm: string;
-  task: string;
-  method: string;
-  status: EvaluationStatus;
-  spec_json: string;
-  result_json: string | null;
-  error_json: string | null;
-  created_at: string;
-  finished_at: string | null;
-  updated_at: string;
-  version: number;
-  progress: number;
-  search_id: string | null;
-}
-
-function toRecord(r: EvaluationRow): EvaluationRecord {
-  return {
-    seq: r.seq,
-    id: r.id,
-    model_id: r.model_id,
-    dataset_id: r.dataset_id,
-    algorithm: r.algorithm,
-    task: r.task,
-    method: r.method,
-    status: r.status,
-    spec: JSON.parse(r.spec_json),
-    result: r.result_json === null ? null : JSON.parse(r.result_json),
-    error: r.error_json === null ? null : JSON.parse(r.error_json),
-    created_at: r.created_at,
-    finished_at: r.finished_at,
-    updated_at: r.updated_at,
-    version: r.version,
-    progress: r.progress,
-    search_id: r.search_id,
-  };
 }
 
 export interface EvaluationFilters {
@@ -125,7 +84,7 @@ export class EvaluationRepository {
 
   get(id: string): EvaluationRecord | undefined {
     const row = this.sql("SELECT * FROM evaluations WHERE id = ?").get(id) as EvaluationRow | undefined;
-    return row && toRecord(row);
+    return row && toEvaluationRecord(row);
   }
 
   markRunning(id: string): boolean {
@@ -168,7 +127,7 @@ export class EvaluationRepository {
   list(filters: EvaluationFilters, limit: number, before: number | null): EvaluationRecord[] {
     const rows = this.sql(`SELECT * FROM evaluations WHERE ${whereClause(filters)} AND seq < @before ORDER BY seq DESC LIMIT @limit`)
       .all({ ...filters, before: before ?? Number.MAX_SAFE_INTEGER, limit }) as EvaluationRow[];
-    return rows.map(toRecord);
+    return rows.map(toEvaluationRecord);
   }
 
   /** Changes whenever any evaluation under these filters is added, changed or removed. */

@@ -6,6 +6,7 @@
 import { statementCache, type Db } from "./database.js";
 import { newId, nowIso } from "./ids.js";
 import type { EvaluationRepository, NewEvaluation } from "./evaluations.js";
+import { MODEL_FIELDS, toModelRecord, type ModelRow } from "./records.js";
 
 export type JobStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
 
@@ -62,53 +63,6 @@ export interface ModelRecord {
   finished_at: string | null;
 }
 
-interface ModelRow {
-  seq: number;
-  id: string;
-  name: string | null;
-  status: JobStatus;
-  progress: number;
-  spec_json: string;
-  classes_json: string | null;
-  evaluation_id: string | null;
-  metrics_json: string | null;
-  warnings_json: string | null;
-  fit_seconds: number | null;
-  error_json: string | null;
-  artifact_sha256: string | null;
-  pipeline_json: string | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-}
-
-const COLUMNS =
-  "seq, id, name, status, progress, spec_json, classes_json, evaluation_id, metrics_json, warnings_json, fit_seconds, error_json, artifact_sha256, pipeline_json, created_at, started_at, finished_at";
-
-const parse = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
-
-function toRecord(r: ModelRow): ModelRecord {
-  return {
-    seq: r.seq,
-    id: r.id,
-    name: r.name,
-    status: r.status,
-    progress: r.progress,
-    spec: JSON.parse(r.spec_json),
-    classes: parse(r.classes_json),
-    evaluation_id: r.evaluation_id,
-    metrics: parse(r.metrics_json),
-    warnings: parse(r.warnings_json),
-    fit_seconds: r.fit_seconds,
-    error: parse(r.error_json),
-    artifact_sha256: r.artifact_sha256,
-    pipeline: parse(r.pipeline_json),
-    created_at: r.created_at,
-    started_at: r.started_at,
-    finished_at: r.finished_at,
-  };
-}
-
 export interface ModelFilters {
   dataset_id?: string;
   algorithm?: string;
@@ -158,8 +112,8 @@ export class ModelRepository {
   }
 
   get(id: string): ModelRecord | undefined {
-    const row = this.sql(`SELECT ${COLUMNS} FROM models WHERE id = ?`).get(id) as ModelRow | undefined;
-    return row && toRecord(row);
+    const row = this.sql(`SELECT ${MODEL_FIELDS} FROM models WHERE id = ?`).get(id) as ModelRow | undefined;
+    return row && toModelRecord(row);
   }
 
   list(filters: ModelFilters, limit: number, before: number | null): ModelRecord[] {
@@ -167,9 +121,9 @@ export class ModelRepository {
     if (filters.dataset_id) where.push("dataset_id = @dataset_id");
     if (filters.algorithm) where.push("algorithm = @algorithm");
     if (filters.status) where.push("status = @status");
-    const rows = this.sql(`SELECT ${COLUMNS} FROM models WHERE ${where.join(" AND ")} ORDER BY seq DESC LIMIT @limit`)
+    const rows = this.sql(`SELECT ${MODEL_FIELDS} FROM models WHERE ${where.join(" AND ")} ORDER BY seq DESC LIMIT @limit`)
       .all({ ...filters, before: before ?? Number.MAX_SAFE_INTEGER, limit }) as ModelRow[];
-    return rows.map(toRecord);
+    return rows.map(toModelRecord);
   }
 
   /** The two facts /predict needs, by primary key (cheap enough for every request). */

@@ -3,6 +3,7 @@ import { statementCache, type Db } from "./database.js";
 import { NEXT_VERSION, type EvaluationStatus, type NewEvaluation } from "./evaluations.js";
 import { newId, nowIso } from "./ids.js";
 import type { JobStatus, Problem } from "./models.js";
+import { toCandidateOutcome, toSearchRecord, type SearchRow } from "./records.js";
 
 export interface SearchResultRow {
   params: Record<string, unknown>;
@@ -32,25 +33,6 @@ export interface SearchRecord {
   finished_at: string | null;
 }
 
-interface Row {
-  seq: number;
-  id: string;
-  dataset_id: string;
-  algorithm: string;
-  method: string;
-  scoring: string;
-  spec_json: string;
-  status: JobStatus;
-  progress: number;
-  results_json: string | null;
-  best_json: string | null;
-  model_id: string | null;
-  error_json: string | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-}
-
 export interface NewSearch {
   dataset_id: string;
   algorithm: string;
@@ -68,29 +50,6 @@ export interface CandidateOutcome {
 
 /** Metric names are identifiers, but quoting keeps any name a single JSON path step. */
 const metricPath = (group: "metrics" | "metrics_std", metric: string) => `$.${group}.${JSON.stringify(metric)}`;
-
-const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
-
-function toRecord(r: Row): SearchRecord {
-  return {
-    seq: r.seq,
-    id: r.id,
-    dataset_id: r.dataset_id,
-    algorithm: r.algorithm,
-    method: r.method,
-    scoring: r.scoring,
-    spec: JSON.parse(r.spec_json),
-    status: r.status,
-    progress: r.progress,
-    results: json(r.results_json),
-    best: json(r.best_json),
-    model_id: r.model_id,
-    error: json(r.error_json),
-    created_at: r.created_at,
-    started_at: r.started_at,
-    finished_at: r.finished_at,
-  };
-}
 
 export class SearchRepository {
   private readonly sql: ReturnType<typeof statementCache>;
@@ -143,20 +102,12 @@ export class SearchRepository {
       // `->` returns the number's JSON text, parsed here: the exact double the evaluation stored.
       `SELECT status, result_json -> ? AS mean, result_json -> ? AS std FROM evaluations WHERE id = ?`,
     ).get(metricPath("metrics", metric), metricPath("metrics_std", metric), evaluationId) as { status: EvaluationStatus; mean: string | null; std: string | null } | undefined;
-    if (!row) return { status: "failed", mean_score: null, std_score: null };
-    const succeeded = row.status === "succeeded";
-    const mean = row.mean === null ? null : JSON.parse(row.mean);
-    const std = row.std === null ? null : JSON.parse(row.std);
-    return {
-      status: row.status,
-      mean_score: succeeded && typeof mean === "number" ? mean : null,
-      std_score: succeeded ? (typeof std === "number" ? std : 0) : null,
-    };
+    return toCandidateOutcome(row);
   }
 
   get(id: string): SearchRecord | undefined {
-    const row = this.sql("SELECT * FROM searches WHERE id = ?").get(id) as Row | undefined;
-    return row && toRecord(row);
+    const row = this.sql("SELECT * FROM searches WHERE id = ?").get(id) as SearchRow | undefined;
+    return row && toSearchRecord(row);
   }
 
   /**
@@ -168,10 +119,10 @@ export class SearchRepository {
     const rows: SearchRecord[] = [];
     let results = 0;
     const query = this.sql("SELECT *, coalesce(json_array_length(results_json), 0) AS result_count FROM searches WHERE seq < ? ORDER BY seq DESC LIMIT ?");
-    for (const row of query.iterate(before ?? Number.MAX_SAFE_INTEGER, limit + 1) as IterableIterator<Row & { result_count: number }>) {
+    for (const row of query.iterate(before ?? Number.MAX_SAFE_INTEGER, limit + 1) as IterableIterator<SearchRow & { result_count: number }>) {
       if (rows.length === limit || (rows.length > 0 && results + row.result_count > maxResults)) return { rows, more: true };
       results += row.result_count;
-      rows.push(toRecord(row));
+      rows.push(toSearchRecord(row));
     }
     return { rows, more: false };
   }

@@ -12,6 +12,9 @@ import type { JobStatus, ModelFilters, ModelRecord, Problem, StepSummary, Traini
 import type { CandidateOutcome, NewSearch, SearchRecord, SearchResultRow } from "./searches.js";
 import type { Frame } from "../data/frame.js";
 import { openSqliteStore } from "./sqlite-store.js";
+// Imported statically (it loads the pg driver only when a PostgreSQL store is opened): under
+// tsx, worker threads run this module as CommonJS, where a dynamic import() finds no TypeScript.
+import { openPostgresStore } from "./postgres/postgres-store.js";
 
 export interface DatasetStore {
   insert(name: string, frame: Frame, columns: ColumnInfo[]): Promise<DatasetSummary>;
@@ -101,5 +104,5 @@ export interface OpenStoreOptions {
 
 export async function openStore(locator: StoreLocator, options: OpenStoreOptions = {}): Promise<Store> {
   if (locator.kind === "sqlite") return openSqliteStore(locator.path, options);
-  throw new Error("the PostgreSQL store is not built yet");
+  return openPostgresStore(locator, options);
 }

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { fixture, sqliteCount, testApp, uploadCsv, waitFor, type TestApp } from "../helpers/app.js";
+import { fixture, countRows, testApp, uploadCsv, waitFor, type TestApp } from "../helpers/app.js";
 
 let t: TestApp;
 let wm3: string;
@@ -36,7 +36,7 @@ describe("evaluations of an algorithm spec (no model kept)", () => {
     const matrix = (e.confusion_matrix as { matrix: number[][] }).matrix;
     assert.equal(matrix.flat().reduce((a, b) => a + b, 0), 17);
     assert.ok(typeof (e.metrics_std as Record<string, number>).accuracy === "number");
-    const models = sqliteCount(t.dbPath, "SELECT count(*) AS n FROM models");
+    const models = await countRows(t, "SELECT count(*) AS n FROM models");
     assert.equal(models, 0);
   });
 

@@ -11,21 +11,24 @@ import { gzipSync } from "node:zlib";
 import type { InjectOptions } from "fastify";
 import { readCsvUpload, readJsonUpload, storeDataset } from "../../src/server/compute/ingest-dataset.js";
 import { datasetToWire } from "../../src/server/routes/datasets.js";
-import { openDatabase } from "../../src/store/database.js";
-import { DatasetRepository } from "../../src/store/datasets.js";
+import pg from "pg";
 import type { DatasetSummary } from "../../src/store/datasets.js";
-import { testApp, type TestApp } from "../helpers/app.js";
+import { openStore, type DatasetStore, type Store } from "../../src/store/store.js";
+import { TEST_DATABASE_URL, testApp, type TestApp } from "../helpers/app.js";
 
 const INLINE_BYTES = 256 * 1024;
 
 let t: TestApp;
-let reference: DatasetRepository;
+let reference: Store;
 before(async () => {
   t = await testApp();
   // The request thread's path (read, summarise, insert), run here on a database of its own.
-  reference = new DatasetRepository(openDatabase(join(t.dir, "reference.db")));
+  reference = await openStore({ kind: "sqlite", path: join(t.dir, "reference.db") });
 });
-after(() => t.close());
+after(async () => {
+  await reference.close();
+  await t.close();
+});
 
 /** Numbers with missing cells, quoted categories with commas, a column that turns categorical late, and more levels than a level chunk. */
 function table(rows: number): { header: string[]; cells: (string | number | null)[][] } {
@@ -49,18 +52,42 @@ function asRows({ header, cells }: ReturnType<typeof table>): Record<string, str
 }
 
 /** The stored dataset as everything a client or a fit can read of it, ids and times aside. */
-function contents(datasets: DatasetRepository, summary: DatasetSummary) {
+async function contents(datasets: DatasetStore, summary: DatasetSummary) {
   const { id, created_at, ...wire } = datasetToWire(summary);
   assert.ok(id && created_at);
-  return { wire, columns: datasets.get(summary.id)!.columns, frame: datasets.loadFrame(summary.id), page: datasets.loadRows(summary.id, 1000, 500) };
+  return { wire, columns: (await datasets.get(summary.id))!.columns, frame: await datasets.loadFrame(summary.id), page: await datasets.loadRows(summary.id, 1000, 500) };
 }
 
-/** The app's stored dataset, read through a synchronous SQLite repository of the test's own (loadFrame is not on the async store). */
-const appDatasets = () => new DatasetRepository(openDatabase(t.dbPath, { readonly: true }));
+/** The app's stored dataset, read through the request thread's store (the pool's thread wrote it). */
+const appDatasets = () => t.app.services.store.datasets;
 
 const big = table(60_000);
 
-const asyncInsert = (repo: DatasetRepository) => ({ insert: async (...args: Parameters<DatasetRepository["insert"]>) => repo.insert(...args) });
+/**
+ * Holds off every dataset insert from another connection: SQLite's write lock, or under
+ * PostgreSQL an EXCLUSIVE lock on `datasets` (inserts wait, reads do not). Released by the returned function.
+ */
+async function blockDatasetWrites(): Promise<() => Promise<void>> {
+  if (t.schema === null) {
+    const blocker = new Database(t.dbPath);
+    blocker.exec("BEGIN IMMEDIATE");
+    return async () => {
+      if (blocker.inTransaction) blocker.exec("ROLLBACK");
+      blocker.close();
+    };
+  }
+  const blocker = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${t.schema}` });
+  await blocker.connect();
+  await blocker.query("BEGIN");
+  await blocker.query("LOCK TABLE datasets IN EXCLUSIVE MODE");
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    await blocker.query("ROLLBACK");
+    await blocker.end();
+  };
+}
 
 describe("uploads over 256 KiB", () => {
   test("CSV: the pool stores the dataset the request thread's path stores", async () => {
@@ -75,9 +102,9 @@ describe("uploads over 256 KiB", () => {
     // Read back through the request thread's own connection, right after the 201.
     const stored = (await t.app.services.store.datasets.summary(created.id))!;
     assert.deepEqual(created, datasetToWire(stored));
-    const expected = await storeDataset(asyncInsert(reference), "big", readCsvUpload(csv, { missingValues: ["NA"], columnTypes: { code: "categorical" }, maxCells: t.app.services.config.maxCells }));
-    const actual = contents(appDatasets(), stored);
-    assert.deepEqual(actual, contents(reference, expected));
+    const expected = await storeDataset(reference.datasets, "big", readCsvUpload(csv, { missingValues: ["NA"], columnTypes: { code: "categorical" }, maxCells: t.app.services.config.maxCells }));
+    const actual = await contents(appDatasets(), stored);
+    assert.deepEqual(actual, await contents(reference.datasets, expected));
     const byName = Object.fromEntries(actual.columns.map((c) => [c.name, c]));
     assert.deepEqual([byName.x.type, byName.kind.type, byName.late.type, byName.code.type], ["numeric", "categorical", "categorical", "categorical"]);
     assert.equal(byName.x.missing_count, Math.ceil(60_000 / 17));
@@ -95,13 +122,12 @@ describe("uploads over 256 KiB", () => {
     const stored = (await t.app.services.store.datasets.summary(res.json().id))!;
     assert.deepEqual(res.json(), datasetToWire(stored));
     const { name, frame } = readJsonUpload(JSON.parse(text), t.app.services.config.maxCells);
-    assert.deepEqual(contents(appDatasets(), stored), contents(reference, await storeDataset(asyncInsert(reference), name, frame)));
+    assert.deepEqual(await contents(appDatasets(), stored), await contents(reference.datasets, await storeDataset(reference.datasets, name, frame)));
   });
 
   test("/health/live answers while an upload is being stored", async () => {
-    // Hold the write lock from another connection: the upload's insert waits for it on its thread (busy_timeout).
-    const blocker = new Database(t.dbPath);
-    blocker.exec("BEGIN IMMEDIATE");
+    // Hold off dataset writes from another connection: the upload's insert waits for them on its thread.
+    const release = await blockDatasetWrites();
     let handedOver = false;
     const compute = t.app.services.compute;
     const ingest = compute.ingestDataset.bind(compute);
@@ -122,13 +148,12 @@ describe("uploads over 256 KiB", () => {
       const list = await t.app.inject({ url: "/v1/datasets?limit=1" });
       assert.equal(list.statusCode, 200);
       assert.equal(uploaded, false, "the server answered while the upload waited for the write lock");
-      blocker.exec("ROLLBACK");
+      await release();
       const res = await upload;
       assert.equal(res.statusCode, 201, res.body);
       assert.equal((await t.app.inject({ url: `/v1/datasets/${res.json().id}` })).json().row_count, 60_000);
     } finally {
-      if (blocker.inTransaction) blocker.exec("ROLLBACK");
-      blocker.close();
+      await release();
       compute.ingestDataset = ingest;
     }
   });

@@ -1,14 +1,14 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { InjectOptions } from "fastify";
-import { fixture, sqliteCount, testApp, uploadCsv, type TestApp } from "../helpers/app.js";
+import { fixture, countRows, testApp, uploadCsv, type TestApp } from "../helpers/app.js";
 
 let t: TestApp;
 before(async () => (t = await testApp()));
 after(() => t.close());
 
 const datasetCount = async () => {
-  return sqliteCount(t.dbPath, "SELECT (SELECT count(*) FROM datasets) + (SELECT count(*) FROM dataset_columns) AS n");
+  return await countRows(t, "SELECT (SELECT count(*) FROM datasets) + (SELECT count(*) FROM dataset_columns) AS n");
 };
 
 async function expectProblem(res: { statusCode: number; headers: Record<string, unknown>; json(): Record<string, unknown> }, status: number, path?: string) {

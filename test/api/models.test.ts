@@ -1,6 +1,6 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { fixture, sqliteCount, testApp, uploadCsv, waitFor, type TestApp } from "../helpers/app.js";
+import { fixture, countRows, testApp, uploadCsv, waitFor, type TestApp } from "../helpers/app.js";
 
 let t: TestApp;
 let wm3: string;
@@ -114,9 +114,9 @@ describe("training", () => {
   ];
   for (const [name, body, status, path] of bad) {
     test(`${name} → ${status} before anything is queued`, async () => {
-      const before = sqliteCount(t.dbPath, "SELECT count(*) AS n FROM models");
+      const before = await countRows(t, "SELECT count(*) AS n FROM models");
       problem(await post("/v1/models", { dataset_id: wm3, ...body }), status, path);
-      assert.equal(sqliteCount(t.dbPath, "SELECT count(*) AS n FROM models"), before);
+      assert.equal(await countRows(t, "SELECT count(*) AS n FROM models"), before);
     });
   }
 

@@ -4,7 +4,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { rankScores } from "../../src/evaluation/search-space.js";
-import { fixture, sqliteCount, testApp, uploadCsv, waitFor, type TestApp } from "../helpers/app.js";
+import { fixture, countRows, testApp, uploadCsv, waitFor, type TestApp } from "../helpers/app.js";
 
 let t: TestApp;
 let wm3: string;
@@ -74,7 +74,7 @@ test("errors: a bad candidate names its grid field, unknown scoring, missing gri
   assert.equal((await post({})).statusCode, 400);
   assert.equal((await post({ param_grid: { nope: [1] } })).statusCode, 422);
   assert.equal((await t.app.inject({ url: "/v1/searches/sr_nope" })).statusCode, 404);
-  const count = sqliteCount(t.dbPath, "SELECT count(*) AS n FROM searches WHERE status = 'queued'");
+  const count = await countRows(t, "SELECT count(*) AS n FROM searches WHERE status = 'queued'");
   assert.equal(count, 0, "nothing queued by a rejected request");
 });
 
@@ -103,15 +103,15 @@ test("cancel: a running search and its pending candidates end cancelled; a secon
 describe("bounded search spaces (issue 10, items 5, 16, 20)", () => {
   const post = (payload: object) => t.app.inject({ method: "POST", url: "/v1/searches", payload: { dataset_id: wm3, algorithm: "cart", target: "好瓜", features, refit: false, ...payload } });
   const thousand = Array.from({ length: 1000 }, (_, i) => i + 1);
-  const queuedSearches = () => sqliteCount(t.dbPath, "SELECT count(*) AS n FROM searches");
+  const queuedSearches = () => countRows(t, "SELECT count(*) AS n FROM searches");
 
   test("three 1,000-value lists: a grid is 422 with the count; a random search draws only n_iter", async () => {
-    const before = queuedSearches();
+    const before = await queuedSearches();
     const grid = await post({ param_grid: { max_depth: thousand, min_samples_leaf: thousand, min_samples_split: thousand.map((v) => v + 1) } });
     assert.equal(grid.statusCode, 422, grid.body);
     assert.equal(grid.json().errors[0].path, "param_grid");
     assert.match(grid.json().detail, /1000000000 candidates/);
-    assert.equal(queuedSearches(), before, "nothing stored for a refused grid");
+    assert.equal(await queuedSearches(), before, "nothing stored for a refused grid");
 
     const random = await post({
       method: "random",

@@ -1,0 +1,115 @@
+/** Models in PostgreSQL: the SQLite repository's guarded transitions (src/store/models.ts), statement for statement. */
+import type pg from "pg";
+import { newId, nowIso } from "../ids.js";
+import type { JobStatus, ModelFilters, ModelRecord, Problem, StepSummary, TrainingOutcome, TrainSpec } from "../models.js";
+import { MODEL_FIELDS, toModelRecord, type ModelRow } from "../records.js";
+import { changes, one, rows, transaction } from "./connection.js";
+import { insertEvaluation } from "./evaluations.js";
+
+export class PgModelRepository {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async insert(spec: TrainSpec): Promise<ModelRecord> {
+    const row = await one<ModelRow>(
+      this.pool,
+      `INSERT INTO models (id, name, dataset_id, algorithm, task, target, spec_json, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8) RETURNING ${MODEL_FIELDS}`,
+      [newId("md"), spec.name, spec.dataset_id, spec.algorithm, spec.task, spec.target, JSON.stringify(spec), nowIso()],
+    );
+    return toModelRecord(row!);
+  }
+
+  /** A model that arrives as an imported artifact: already trained. */
+  async insertImported(spec: TrainSpec, artifact: Buffer, sha256: string, classes: string[] | null, pipeline: StepSummary[]): Promise<ModelRecord> {
+    const now = nowIso();
+    const row = await one<ModelRow>(
+      this.pool,
+      `INSERT INTO models (id, name, dataset_id, algorithm, task, target, spec_json, status, progress, classes_json, artifact, artifact_sha256, pipeline_json, created_at, finished_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'succeeded', 1, $8, $9, $10, $11, $12, $13) RETURNING ${MODEL_FIELDS}`,
+      [newId("md"), spec.name, spec.dataset_id, spec.algorithm, spec.task, spec.target, JSON.stringify(spec), classes ? JSON.stringify(classes) : null, artifact, sha256, JSON.stringify(pipeline), now, now],
+    );
+    return toModelRecord(row!);
+  }
+
+  async get(id: string): Promise<ModelRecord | undefined> {
+    const row = await one<ModelRow>(this.pool, `SELECT ${MODEL_FIELDS} FROM models WHERE id = $1`, [id]);
+    return row && toModelRecord(row);
+  }
+
+  async list(filters: ModelFilters, limit: number, before: number | null): Promise<ModelRecord[]> {
+    const params: unknown[] = [before ?? Number.MAX_SAFE_INTEGER];
+    const where = ["seq < $1"];
+    for (const field of ["dataset_id", "algorithm", "status"] as const) {
+      if (!filters[field]) continue;
+      params.push(filters[field]);
+      where.push(`${field} = $${params.length}`);
+    }
+    params.push(limit);
+    const found = await rows<ModelRow>(this.pool, `SELECT ${MODEL_FIELDS} FROM models WHERE ${where.join(" AND ")} ORDER BY seq DESC LIMIT $${params.length}`, params);
+    return found.map(toModelRecord);
+  }
+
+  servingState(id: string): Promise<{ status: JobStatus; artifact_sha256: string | null } | undefined> {
+    return one(this.pool, "SELECT status, artifact_sha256 FROM models WHERE id = $1", [id]);
+  }
+
+  async getArtifact(id: string): Promise<{ artifact: Buffer; sha256: string } | undefined> {
+    const row = await one<{ artifact: Buffer; artifact_sha256: string }>(this.pool, "SELECT artifact, artifact_sha256 FROM models WHERE id = $1 AND artifact IS NOT NULL", [id]);
+    return row && { artifact: row.artifact, sha256: row.artifact_sha256 };
+  }
+
+  async markRunning(id: string): Promise<boolean> {
+    return (await changes(this.pool, "UPDATE models SET status = 'running', started_at = $1, progress = 0 WHERE id = $2 AND status = 'queued'", [nowIso(), id])) > 0;
+  }
+
+  async setProgress(id: string, progress: number): Promise<void> {
+    await this.pool.query("UPDATE models SET progress = $1 WHERE id = $2 AND status = 'running'", [Math.min(1, Math.max(0, progress)), id]);
+  }
+
+  /** Model, its evaluation and the status change land together or not at all; the row is locked from the status check to the commit. */
+  succeed(id: string, outcome: TrainingOutcome): Promise<boolean> {
+    return transaction(this.pool, async (client) => {
+      const current = await one<{ status: JobStatus }>(client, "SELECT status FROM models WHERE id = $1 FOR UPDATE", [id]);
+      // "queued" too: the result can overtake the worker's "started" message (two channels).
+      if (!current || (current.status !== "running" && current.status !== "queued")) return false;
+      const evaluationId = outcome.evaluation ? (await insertEvaluation(client, { ...outcome.evaluation, model_id: id })).id : null;
+      const now = nowIso();
+      await client.query(
+        `UPDATE models SET status = 'succeeded', progress = 1, artifact = $1, artifact_sha256 = $2, classes_json = $3, metrics_json = $4,
+         warnings_json = $5, fit_seconds = $6, evaluation_id = $7, pipeline_json = $8, started_at = coalesce(started_at, $9), finished_at = $10 WHERE id = $11`,
+        [
+          outcome.artifact,
+          outcome.sha256,
+          outcome.classes ? JSON.stringify(outcome.classes) : null,
+          outcome.metrics ? JSON.stringify(outcome.metrics) : null,
+          outcome.warnings.length ? JSON.stringify(outcome.warnings) : null,
+          outcome.fitSeconds,
+          evaluationId,
+          JSON.stringify(outcome.pipeline),
+          now,
+          now,
+          id,
+        ],
+      );
+      return true;
+    });
+  }
+
+  /** Ends a job that has not ended yet; returns false when it already had. */
+  async finishUnsuccessfully(id: string, status: "failed" | "cancelled", error: Problem): Promise<boolean> {
+    return (
+      (await changes(this.pool, "UPDATE models SET status = $1, error_json = $2, finished_at = $3 WHERE id = $4 AND status IN ('queued', 'running')", [status, JSON.stringify(error), nowIso(), id])) > 0
+    );
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return (await changes(this.pool, "DELETE FROM models WHERE id = $1", [id])) > 0;
+  }
+
+  /** Start-up recovery: `running` rows fail as interrupted; the ids of `queued` ones, to queue again. */
+  recover(interrupted: Problem): Promise<string[]> {
+    return transaction(this.pool, async (client) => {
+      await client.query("UPDATE models SET status = 'failed', error_json = $1, finished_at = $2 WHERE status = 'running'", [JSON.stringify(interrupted), nowIso()]);
+      return (await rows<{ id: string }>(client, "SELECT id FROM models WHERE status = 'queued' ORDER BY seq")).map((r) => r.id);
+    });
+  }
+}

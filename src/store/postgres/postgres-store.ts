@@ -1,0 +1,109 @@
+/**
+ * The PostgreSQL implementation of the async store interfaces (store.ts), over a
+ * pg.Pool. A writer (a process's main store) creates its schema if missing and
+ * migrates; a reader (a worker thread's own store) does neither and keeps few
+ * connections. Every method rejects with StoreUnavailableError when the database
+ * cannot be reached, so the server can answer 503 instead of 500 or hanging.
+ */
+import type pg from "pg";
+import type { DatasetStore, EvaluationStore, ModelStore, OpenStoreOptions, SearchStore, Store } from "../store.js";
+import { asUnavailable, createPool, splitSchema, unavailableOnConnectionFailure } from "./connection.js";
+import { migrate } from "./migrations.js";
+import { PgDatasetRepository } from "./datasets.js";
+import { PgEvaluationRepository } from "./evaluations.js";
+import { PgModelRepository } from "./models.js";
+import { PgSearchRepository } from "./searches.js";
+
+/** isHealthy's answer within this, or false (a health probe must not hang on a dead database). */
+const HEALTH_TIMEOUT_MS = 2000;
+
+export async function openPostgresStore(locator: { url: string; schema?: string }, options: OpenStoreOptions = {}): Promise<Store> {
+  const readonly = options.readonly ?? false;
+  const { url, schema } = splitSchema(locator.url, locator.schema);
+  const pool = createPool(url, schema, readonly);
+  if (!readonly) {
+    try {
+      const client = await pool.connect();
+      try {
+        await migrate(client, schema);
+      } finally {
+        client.release();
+      }
+    } catch (e) {
+      await pool.end();
+      throw asUnavailable(e);
+    }
+  }
+  return {
+    datasets: unavailableOnConnectionFailure(new PgDatasetRepository(pool), [
+      "insert",
+      "removeIncomplete",
+      "get",
+      "summary",
+      "list",
+      "columns",
+      "levels",
+      "loadRows",
+      "loadFrame",
+      "delete",
+    ]) satisfies DatasetStore,
+    models: unavailableOnConnectionFailure(new PgModelRepository(pool), [
+      "insert",
+      "insertImported",
+      "get",
+      "list",
+      "servingState",
+      "getArtifact",
+      "markRunning",
+      "setProgress",
+      "succeed",
+      "finishUnsuccessfully",
+      "delete",
+      "recover",
+    ]) satisfies ModelStore,
+    evaluations: unavailableOnConnectionFailure(new PgEvaluationRepository(pool), [
+      "insert",
+      "get",
+      "list",
+      "fingerprint",
+      "markRunning",
+      "setProgress",
+      "succeed",
+      "finishUnsuccessfully",
+      "recover",
+    ]) satisfies EvaluationStore,
+    searches: unavailableOnConnectionFailure(new PgSearchRepository(pool), [
+      "insertWithCandidates",
+      "status",
+      "candidateOutcome",
+      "get",
+      "list",
+      "markRunning",
+      "update",
+      "succeed",
+      "finishUnsuccessfully",
+      "cancel",
+      "recover",
+    ]) satisfies SearchStore,
+    isHealthy: () => healthy(pool),
+    close: async () => {
+      if (!pool.ended) await pool.end();
+    },
+  };
+}
+
+async function healthy(pool: pg.Pool): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), HEALTH_TIMEOUT_MS);
+  });
+  const probe = pool.query("SELECT 1").then(
+    () => true,
+    () => false,
+  );
+  try {
+    return await Promise.race([probe, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
