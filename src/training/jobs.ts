@@ -16,6 +16,7 @@ import { assembleValidation, splitCount, type AssemblySpec } from "./validate.js
 import type { Validation } from "./validation.js";
 import { describeFailure, jobProblem, memoryLimitProblem } from "./job-failure.js";
 import { createStopFlag, requestStop, stopReason, type StopReason } from "./stop-flag.js";
+import { StoreUnavailableError } from "../store/store-errors.js";
 
 export interface JobOptions {
   /** The store the pool's workers open readers of themselves (src/training/worker.ts). */
@@ -73,6 +74,9 @@ interface TargetFacts {
 
 /** Datasets never change, so their target facts are kept for the next evaluation (a search submits hundreds on one dataset). */
 const TARGET_FACTS_CACHE = 16;
+
+/** How long a job's state write waits for an unreachable store to come back. */
+const STORE_RETRY_MS = 10 * 60 * 1000;
 
 const interruptedProblem = (): Problem => jobProblem("interrupted", "the service stopped while this job was running");
 
@@ -220,11 +224,11 @@ export class JobRunner {
     job.done = work
       .then(
         // After the job's own progress writes: succeed needs the row `running`.
-        (output) => job.writes.then(() => this.succeed(id, output)),
+        (output) => job.writes.then(() => this.untilStored(id, () => this.succeed(id, output))),
         (error) => {
           const reason = stopReason(job.stop);
           this.stop(job, "cancelled"); // one chunk failed: the others have nothing left to contribute
-          return job.writes.then(() => this.fail(id, job, reason, error));
+          return job.writes.then(() => this.untilStored(id, () => this.fail(id, job, reason, error)));
         },
       )
       .catch((error) => this.log.error({ err: error, job: id }, "recording a job's outcome failed"))
@@ -253,7 +257,7 @@ export class JobRunner {
       job.started = true;
       // The time limit counts from here: time spent queued behind other jobs is not this job's.
       job.timer = setTimeout(() => this.stop(job, "timeout"), this.options.timeoutMs).unref();
-      write(() => (kind === "train" ? this.store.models.markRunning(id) : this.store.evaluations.markRunning(id)));
+      write(() => this.untilStored(id, () => (kind === "train" ? this.store.models.markRunning(id) : this.store.evaluations.markRunning(id))));
     };
     const run = (body: TaskBody, part: number): Promise<TrainOutput | ScoreOutput | FoldsOutput> => {
       const task: PoolTask = { kill: new AbortController(), started: false, ended: false };
@@ -324,6 +328,25 @@ export class JobRunner {
     if (this.targetFacts.size >= TARGET_FACTS_CACHE) this.targetFacts.delete(this.targetFacts.keys().next().value!);
     this.targetFacts.set(key, facts);
     return facts;
+  }
+
+  /**
+   * A state write the store could not take because it was unreachable (PostgreSQL
+   * restarting) is tried again, backing off to 5 s, for up to STORE_RETRY_MS: a fit
+   * that finished while the database was away still lands, and `running` is not left
+   * behind. Progress writes are not retried (the next one supersedes them).
+   */
+  private async untilStored<T>(id: string, write: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + STORE_RETRY_MS;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await write();
+      } catch (e) {
+        if (!(e instanceof StoreUnavailableError) || Date.now() > deadline || this.closing) throw e;
+        if (attempt === 1) this.log.warn({ job: id, err: e }, "the store is unavailable; recording this job's state again shortly");
+        await new Promise((r) => setTimeout(r, Math.min(5000, 250 * 2 ** attempt)));
+      }
+    }
   }
 
   private async succeed(id: string, output: TrainOutput | ScoreOutput): Promise<void> {

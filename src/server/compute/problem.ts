@@ -6,6 +6,7 @@
 import { DataError, DataTooLargeError } from "../../data/errors.js";
 import { ArtifactError } from "../../training/artifact.js";
 import { QueueUnavailableError } from "../../training/queue/job-queue.js";
+import { StoreUnavailableError } from "../../store/store-errors.js";
 import { ApiError, type ErrorCode, type FieldError } from "../errors.js";
 
 export interface Problem {
@@ -31,6 +32,7 @@ export function clientProblem(e: unknown): Problem | null {
   }
   // Nothing was lost: the request can be sent again once the queue's Redis is back (503 carries Retry-After).
   if (e instanceof QueueUnavailableError) return { code: "unavailable", status: 503, detail: e.message };
+  if (e instanceof StoreUnavailableError) return { code: "unavailable", status: 503, detail: "the store (database) is unavailable; try again shortly" };
   if (e instanceof DataTooLargeError) return { code: "payload_too_large", status: 413, detail: e.message };
   if (e instanceof DataError) return { code: "invalid_data", status: 422, detail: e.message, errors: e.path ? [{ path: e.path, message: e.message }] : undefined };
   return null;
