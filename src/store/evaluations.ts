@@ -138,6 +138,13 @@ export class EvaluationRepository {
   }
 
   /** Queued/running evaluations left by a dead process. */
+  /** As ModelRepository.queued; a search's candidates are not listed (the search runs them). */
+  queued(createdBefore: string, limit: number): string[] {
+    return (
+      this.sql("SELECT id FROM evaluations WHERE status = 'queued' AND search_id IS NULL AND created_at < ? ORDER BY seq LIMIT ?").all(createdBefore, limit) as { id: string }[]
+    ).map((r) => r.id);
+  }
+
   recover(interrupted: Problem): string[] {
     return this.db
       .transaction(() => {

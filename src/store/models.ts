@@ -195,6 +195,11 @@ export class ModelRepository {
    * Start-up recovery: a row left `running` belonged to a process that died, so
    * its job is gone (failed, interrupted); `queued` rows are returned to be queued again.
    */
+  /** Queued jobs created before `createdBefore` (ISO time), oldest first: what a trainer sends to the queue again if the queue lost it. */
+  queued(createdBefore: string, limit: number): string[] {
+    return (this.sql("SELECT id FROM models WHERE status = 'queued' AND created_at < ? ORDER BY seq LIMIT ?").all(createdBefore, limit) as { id: string }[]).map((r) => r.id);
+  }
+
   recover(interrupted: Problem): string[] {
     return this.db
       .transaction(() => {

@@ -60,6 +60,7 @@ export function openSqliteStore(path: string, options: OpenStoreOptions = {}): S
       "succeed",
       "finishUnsuccessfully",
       "delete",
+      "queued",
       "recover",
     ]) satisfies ModelStore,
     evaluations: promised(evaluations, [
@@ -71,6 +72,7 @@ export function openSqliteStore(path: string, options: OpenStoreOptions = {}): S
       "setProgress",
       "succeed",
       "finishUnsuccessfully",
+      "queued",
       "recover",
     ]) satisfies EvaluationStore,
     searches: promised(new SearchRepository(db), [

@@ -45,6 +45,8 @@ export interface ModelStore {
   succeed(id: string, outcome: TrainingOutcome): Promise<boolean>;
   finishUnsuccessfully(id: string, status: "failed" | "cancelled", error: Problem): Promise<boolean>;
   delete(id: string): Promise<boolean>;
+  /** Queued models created before `createdBefore` (ISO time), oldest first, at most `limit`. */
+  queued(createdBefore: string, limit: number): Promise<string[]>;
   /** Start-up: running models fail as `interrupted`; the ids of the queued ones, to run again. */
   recover(interrupted: Problem): Promise<string[]>;
 }
@@ -59,6 +61,8 @@ export interface EvaluationStore {
   setProgress(id: string, progress: number): Promise<void>;
   succeed(id: string, result: EvaluationResult): Promise<boolean>;
   finishUnsuccessfully(id: string, status: "failed" | "cancelled", error: Problem): Promise<boolean>;
+  /** Queued evaluations that are not a search's candidates, created before `createdBefore`, oldest first. */
+  queued(createdBefore: string, limit: number): Promise<string[]>;
   recover(interrupted: Problem): Promise<string[]>;
 }
 

@@ -216,6 +216,22 @@ for (const factory of factories) {
       await store.evaluations.finishUnsuccessfully(evalQueued.id, "cancelled", cancelled);
     });
 
+    test("queued(): queued jobs created before a time, oldest first, bounded; a search's candidates are not listed", async () => {
+      const [m1, m2] = [await store.models.insert(spec(datasetId)), await store.models.insert(spec(datasetId))];
+      const running = await store.models.insert(spec(datasetId));
+      await store.models.markRunning(running.id);
+      const later = new Date(Date.now() + 60_000).toISOString();
+      assert.deepEqual(await store.models.queued(later, 10), [m1.id, m2.id]);
+      assert.deepEqual(await store.models.queued(later, 1), [m1.id]);
+      assert.deepEqual(await store.models.queued("2000-01-01T00:00:00.000Z", 10), []);
+      const base = { dataset_id: datasetId, algorithm: "cart", task: "classification", method: "kfold", status: "queued" as const, spec: {} };
+      const lone = await store.evaluations.insert(base);
+      const candidate = await store.evaluations.insert({ ...base, search_id: "sr_elsewhere" });
+      assert.deepEqual(await store.evaluations.queued(later, 10), [lone.id]);
+      for (const m of [m1, m2, running]) await store.models.finishUnsuccessfully(m.id, "cancelled", cancelled);
+      for (const e of [lone, candidate]) await store.evaluations.finishUnsuccessfully(e.id, "cancelled", cancelled);
+    });
+
     test("evaluations: list with filters and pages; the fingerprint changes when a listed evaluation does, and only then", async () => {
       const base = { algorithm: "knn", task: "classification", method: "kfold", status: "queued" as const, spec: { params: {} } };
       const a = await store.evaluations.insert({ ...base, dataset_id: "ds_a", model_id: "md_a" });

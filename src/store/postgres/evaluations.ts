@@ -106,6 +106,13 @@ export class PgEvaluationRepository {
   }
 
   /** Queued/running evaluations left by a dead process. */
+  /** As the models' queued(); a search's candidates are not listed (the search runs them). */
+  async queued(createdBefore: string, limit: number): Promise<string[]> {
+    return (
+      await rows<{ id: string }>(this.pool, "SELECT id FROM evaluations WHERE status = 'queued' AND search_id IS NULL AND created_at < $1 ORDER BY seq LIMIT $2", [createdBefore, limit])
+    ).map((r) => r.id);
+  }
+
   recover(interrupted: Problem): Promise<string[]> {
     return transaction(this.pool, async (client) => {
       const now = nowIso();

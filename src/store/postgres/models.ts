@@ -105,6 +105,11 @@ export class PgModelRepository {
     return (await changes(this.pool, "DELETE FROM models WHERE id = $1", [id])) > 0;
   }
 
+  /** Queued jobs created before `createdBefore` (ISO time), oldest first: what a trainer sends to the queue again if the queue lost it. */
+  async queued(createdBefore: string, limit: number): Promise<string[]> {
+    return (await rows<{ id: string }>(this.pool, "SELECT id FROM models WHERE status = 'queued' AND created_at < $1 ORDER BY seq LIMIT $2", [createdBefore, limit])).map((r) => r.id);
+  }
+
   /** Start-up recovery: `running` rows fail as interrupted; the ids of `queued` ones, to queue again. */
   recover(interrupted: Problem): Promise<string[]> {
     return transaction(this.pool, async (client) => {

@@ -59,6 +59,7 @@ export async function openPostgresStore(locator: { url: string; schema?: string 
       "succeed",
       "finishUnsuccessfully",
       "delete",
+      "queued",
       "recover",
     ]) satisfies ModelStore,
     evaluations: unavailableOnConnectionFailure(new PgEvaluationRepository(pool), [
@@ -70,6 +71,7 @@ export async function openPostgresStore(locator: { url: string; schema?: string 
       "setProgress",
       "succeed",
       "finishUnsuccessfully",
+      "queued",
       "recover",
     ]) satisfies EvaluationStore,
     searches: unavailableOnConnectionFailure(new PgSearchRepository(pool), [

@@ -126,6 +126,17 @@ export class BullQueue implements JobQueue {
   }
 
   /**
+   * Sends a stored, queued job to the queue again if the queue does not hold it (Redis
+   * restarted without its data, or an API process died between storing and queueing).
+   * Adding it twice is harmless: the BullMQ job id is the row's id. True when it was added.
+   */
+  async resubmit(kind: Exclude<QueuedKind, "search">, id: string): Promise<boolean> {
+    if (await this.queue.getJob(id)) return false;
+    await this.queue.add(kind, { id }, { jobId: id, removeOnComplete: KEEP_FINISHED, removeOnFail: KEEP_FINISHED });
+    return true;
+  }
+
+  /**
    * The row first (the store decides whether there was anything to cancel), then the
    * trainers are told; a trainer that misses the message finishes the fit and its
    * guarded write finds the row cancelled. A job still waiting leaves the queue.

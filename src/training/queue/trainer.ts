@@ -36,7 +36,15 @@ const STALLED = /stalled more than allowable limit/;
 
 const interrupted = (what: string): Problem => jobProblem("interrupted", `the trainer running this ${what} stopped, and so did the one that retried it`);
 
+/** How often a trainer looks for queued rows the queue does not hold, and how old such a row must be. */
+const RECONCILE_MS = 60_000;
+const RECONCILE_AGE_MS = 60_000;
+const RECONCILE_BATCH = 1000;
+
 export class Trainer {
+  private closed = false;
+  private reconcileTimer?: NodeJS.Timeout;
+
   private constructor(
     private readonly config: TrainerConfig,
     private readonly store: Store,
@@ -82,6 +90,7 @@ export class Trainer {
     });
     void worker.run();
     await worker.waitUntilReady();
+    trainer.startReconciling();
     return trainer;
   }
 
@@ -123,6 +132,32 @@ export class Trainer {
     }
   }
 
+  /**
+   * Queued rows the queue has lost go back to it. Rows younger than RECONCILE_AGE_MS
+   * are left alone: their API process may be about to queue them. A search's plan
+   * is not stored, so a search the queue lost stays queued (see the README).
+   */
+  private async reconcile(): Promise<void> {
+    const before = new Date(Date.now() - RECONCILE_AGE_MS).toISOString();
+    let resent = 0;
+    for (const id of await this.store.models.queued(before, RECONCILE_BATCH)) if (await this.producer.resubmit("train", id)) resent++;
+    for (const id of await this.store.evaluations.queued(before, RECONCILE_BATCH)) {
+      const row = await this.store.evaluations.get(id);
+      if (row && (await this.producer.resubmit(row.spec.model_id ? "score" : "evaluate", id))) resent++;
+    }
+    if (resent > 0) this.log.warn({ resent }, "queued jobs missing from the queue were sent to it again");
+  }
+
+  private startReconciling(): void {
+    const tick = () =>
+      this.reconcile()
+        .catch((err) => this.log.warn({ err }, "checking queued jobs against the queue failed"))
+        .finally(() => {
+          if (!this.closed) this.reconcileTimer = setTimeout(tick, RECONCILE_MS).unref();
+        });
+    void tick();
+  }
+
   /** Number of jobs this trainer is running now (tests, metrics). */
   get running(): number {
     return this.runner.activeCount;
@@ -133,6 +168,8 @@ export class Trainer {
    * ended as interrupted (as the embedded service does on shutdown).
    */
   async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.reconcileTimer);
     const closing = this.worker.close();
     await this.runner.close(this.config.shutdownGraceMs);
     await closing;
