@@ -154,10 +154,10 @@ export class Cluster {
     return cluster;
   }
 
-  /** Starts one more API process and waits for /health/ready. */
-  async addApi(): Promise<ClusterProcess> {
+  /** Starts one more API process (env: settings of its own, over the cluster's) and waits for /health/ready. */
+  async addApi(env: Record<string, string> = {}): Promise<ClusterProcess> {
     const port = await freePort();
-    const p = this.spawn("api", "src/server/main.ts", { PORT: String(port), LOG_LEVEL: this.apiLogLevel }, `http://127.0.0.1:${port}`);
+    const p = this.spawn("api", "src/server/main.ts", { PORT: String(port), LOG_LEVEL: this.apiLogLevel, ...env }, `http://127.0.0.1:${port}`);
     this.apis.push(p);
     await this.waitReady(p, async () => {
       try {
