@@ -69,6 +69,11 @@ function trainedBy(cluster: Cluster, trainer: ClusterProcess): string[] {
   return cluster.logs(trainer).filter((l) => l.msg === "model trained").map((l) => String(l.model));
 }
 
+/** The trainers' "model trained" lines, once `count` have arrived: a trainer logs after its write, and its stdout reaches this process later still. */
+function trainedLogs(cluster: Cluster, count: number): Promise<string[][]> {
+  return poll(`${count} "model trained" log lines`, async () => cluster.trainers.map((t) => trainedBy(cluster, t)), (per) => per.flat().length >= count, cluster);
+}
+
 /** The trainer that took a job: trainers log the job id with their pid when they take it. */
 function takenBy(cluster: Cluster, id: string): ClusterProcess | undefined {
   return cluster.trainers.find((t) => cluster.logs(t).some((l) => l.job === id));
@@ -130,7 +135,7 @@ describe("2 API processes and 2 trainer processes", { timeout: 180_000 }, () => 
     });
 
     // Each success is recorded (and logged) once, whichever trainer ran the job; both took work.
-    const perTrainer = cluster.trainers.map((t) => trainedBy(cluster, t));
+    const perTrainer = await trainedLogs(cluster, JOBS);
     assert.deepEqual(perTrainer.flat().sort(), [...ids].sort(), "every model trained exactly once");
     for (const [i, trained] of perTrainer.entries()) assert.ok(trained.length > 0, `trainer-${i + 1} trained nothing: ${perTrainer.map((t) => t.length)}`);
   });
@@ -146,7 +151,10 @@ describe("2 API processes and 2 trainer processes", { timeout: 180_000 }, () => 
     const end = await poll("the killed trainer's job to end", () => getModel(apiA, model.id), (m) => ended(m.status), cluster);
     assert.ok(end.status === "succeeded" || (end.status === "failed" && end.error?.code === "interrupted"), JSON.stringify(end));
     t.diagnostic(`the killed trainer's job ended ${end.status}${end.error ? ` (${end.error.code})` : ""}`);
-    if (end.status === "succeeded") assert.deepEqual(trainedBy(cluster, other).filter((id) => id === model.id), [model.id], "the other trainer recorded it");
+    if (end.status === "succeeded") {
+      const recorded = await poll("the success's log line", async () => cluster.trainers.filter((t) => trainedBy(cluster, t).includes(model.id)), (ts) => ts.length > 0, cluster);
+      assert.deepEqual(recorded.map((t) => t.name), [other.name], "the other trainer recorded it (not the killed one, before it died)");
+    }
     assert.ok(cluster.alive(other), cluster.report());
   });
 
@@ -163,7 +171,7 @@ describe("2 API processes and 2 trainer processes", { timeout: 180_000 }, () => 
     const next = await train(apiA, { dataset_id: datasetId, algorithm: "cart", target: TARGET, seed: 7 });
     const done = await poll("the job after the cancel", () => getModel(apiB, next.id), (m) => ended(m.status), cluster);
     assert.equal(done.status, "succeeded", JSON.stringify(done));
-    assert.ok(trainedBy(cluster, trainer).includes(next.id));
+    await poll("the next job's log line", async () => trainedBy(cluster, trainer), (ids) => ids.includes(next.id), cluster);
     assert.equal((await getModel(apiA, model.id)).status, "cancelled", "the cancelled job stays cancelled");
   });
 
