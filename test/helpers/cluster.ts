@@ -35,8 +35,8 @@ export const POSTGRES_URL = process.env.XIGUA_TEST_POSTGRES_URL || "postgres://p
 export type StoreTarget = { kind: "sqlite"; path: string } | { kind: "postgres"; url: string };
 export type StoreKind = StoreTarget["kind"];
 
-/** The store a cluster uses unless told otherwise (XIGUA_CLUSTER_STORE=sqlite|postgres). */
-export const defaultStoreKind: StoreKind = process.env.XIGUA_CLUSTER_STORE === "postgres" ? "postgres" : "sqlite";
+/** The store a cluster uses unless told otherwise: XIGUA_TEST_STORE=postgres|sqlite, the variable test/helpers/app.ts reads on the PostgreSQL branch. */
+export const defaultStoreKind: StoreKind = process.env.XIGUA_TEST_STORE === "postgres" ? "postgres" : "sqlite";
 
 /** The environment that points a process at the store; each backend's variable is cleared when the other is used. */
 export function storeEnv(store: StoreTarget): Record<string, string> {
