@@ -127,8 +127,13 @@ describe("PostgreSQL restarted while 2 APIs and a trainer serve", { skip, timeou
     const failed = outcomes.filter((o) => "status" in o && o.status >= 400);
     for (const p of [...cluster.apis, ...cluster.trainers]) assert.ok(cluster.alive(p), `${p.name} died:\n${cluster.report()}`);
 
-    // After the restart: every kind of request succeeds again, on both APIs.
+    // After the restart: once an API reports ready again (as a load balancer would wait), every kind of request succeeds on it.
     for (const base of [a, b]) {
+      const deadline = Date.now() + WAIT_MS;
+      while ((await call(base, "GET", "/health/ready")).status !== 200) {
+        assert.ok(Date.now() < deadline, `${base} not ready ${WAIT_MS / 1000} s after the restart:\n${cluster.report()}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
       assert.equal((await call(base, "GET", `/v1/models/${modelId}`)).status, 200);
       assert.equal((await call(base, "POST", `/v1/models/${modelId}/predict`, { rows: [ROW] })).status, 200);
       assert.equal((await call(base, "POST", "/v1/datasets?name=after", WATERMELON)).status, 201);
