@@ -29,14 +29,14 @@ const exitWithParent = new URL("./exit-with-parent.mjs", import.meta.url).href;
 
 export const REDIS_URL = process.env.XIGUA_TEST_REDIS_URL || "redis://127.0.0.1:6379";
 /** The server database test schemas are made in (trust auth on this machine). */
-export const POSTGRES_URL = process.env.XIGUA_TEST_POSTGRES_URL || "postgres://postgres@127.0.0.1:5432/test";
+export const POSTGRES_URL = process.env.XIGUA_TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 
 /** Where a cluster keeps its data: the one thing that differs between the two store backends. */
 export type StoreTarget = { kind: "sqlite"; path: string } | { kind: "postgres"; url: string };
 export type StoreKind = StoreTarget["kind"];
 
-/** The store a cluster uses unless told otherwise: XIGUA_TEST_STORE=postgres|sqlite, the variable test/helpers/app.ts reads on the PostgreSQL branch. */
-export const defaultStoreKind: StoreKind = process.env.XIGUA_TEST_STORE === "postgres" ? "postgres" : "sqlite";
+/** The store a cluster uses unless told otherwise: PostgreSQL (several processes is what it is for), or XIGUA_TEST_STORE=sqlite. */
+export const defaultStoreKind: StoreKind = process.env.XIGUA_TEST_STORE === "sqlite" ? "sqlite" : "postgres";
 
 /** The environment that points a process at the store; each backend's variable is cleared when the other is used. */
 export function storeEnv(store: StoreTarget): Record<string, string> {
