@@ -104,6 +104,8 @@ export class Trainer {
       // Cancelled, or ended by an earlier delivery: nothing to run.
       if (!row || (row.status !== "queued" && row.status !== "running")) return "skipped";
       if (row.status === "running") this.log.warn({ job: id, stalled: job.stalledCounter }, "running a job again: the trainer that held it stopped");
+      // With the logger's pid: which trainer ran a job, for operators (and the cluster tests, which kill it).
+      else this.log.info({ job: id, kind }, "job taken");
       if (kind === "train") this.runner.submitTraining(id);
       else if (kind === "score") this.runner.submitScoring(id);
       else this.runner.submitEvaluation(id);
