@@ -32,6 +32,7 @@ test("k-fold: the scaler of fold i has the mean and standard deviation of fold i
     params: z.object({}).strict(),
     state: z.object({}),
     accepts: { categorical: true, missing: true, weights: false },
+    scaleSensitive: false,
     fit(train) {
       fits.push(Float64Array.from(column(train.X)));
       return {};
@@ -49,6 +50,8 @@ test("k-fold: the scaler of fold i has the mean and standard deviation of fold i
     target: "target",
     features,
     steps: resolveSteps([{ step: "scale", method: "standard" }]),
+    autoScale: true,
+    leftOutIdentifiers: [],
     validation,
     seed: 17,
     positiveClass: null,
