@@ -145,10 +145,12 @@ export function resolveSpec(request: TrainRequest, dataset: DatasetColumns, purp
   // By default every column but the target — except those that look like row identifiers (a name, a code:
   // a distinct value in almost every row), which a model can only memorise. Named in `features`, they are used.
   const identifiers = request.features ? [] : dataset.columns.filter((c) => c.role_hint === "identifier" && c.name !== target).map((c) => c.name);
-  const features = request.features ?? dataset.columns.map((c) => c.name).filter((n) => n !== target && !identifiers.includes(n));
+  const leftOut = new Set(identifiers);
+  const features = request.features ?? dataset.columns.map((c) => c.name).filter((n) => n !== target && !leftOut.has(n));
   const leftOutIdentifiers = request.features ? (request.left_out_identifiers ?? []) : identifiers;
   if (features.length === 0) {
-    const note = identifiers.length ? `; ${identifiers.map((n) => `"${n}"`).join(", ")} look${identifiers.length === 1 ? "s" : ""} like an identifier — name it in features to use it` : "";
+    const named = identifiers.map((n) => `"${n}"`).join(", ");
+    const note = identifiers.length === 0 ? "" : identifiers.length === 1 ? `; ${named} looks like an identifier — name it in features to use it` : `; ${named} look like identifiers — name them in features to use them`;
     throw new SpecError(`no feature columns to learn from${note}`, "features", "no_features");
   }
   const seen = new Set<string>();
