@@ -3,6 +3,15 @@
  * missing cells; std uses n − 1 as pandas' describe() does. A statistic that is
  * undefined (no values; std of a single value) is null, never NaN, so the object
  * is JSON as it stands.
+ *
+ * A categorical column whose distinct values number at least IDENTIFIER_SHARE of its
+ * present cells, over at least IDENTIFIER_MIN_ROWS present cells, gets
+ * `role_hint: "identifier"` (a name, a code, a title: one value per row). Training
+ * leaves such a column out of the default features (a model can only memorise it),
+ * with a warning. 0.95 and not 1: real identifier columns repeat a little (3,176
+ * distinct titles among 3,200 films in vega-datasets' movies), while a genuine
+ * feature with that many levels per row cannot generalise either way. The row floor
+ * keeps tiny tables (five rows, five colours) from being all identifiers.
  */
 import { MISSING_CODE, type Column, type ColumnType } from "./frame.js";
 
@@ -13,19 +22,40 @@ export interface NumericSummary {
   std: number | null;
 }
 
+export const IDENTIFIER_SHARE = 0.95;
+export const IDENTIFIER_MIN_ROWS = 20;
+
+export type RoleHint = "identifier";
+
 export interface ColumnSummary {
   name: string;
   type: ColumnType;
   missing_count: number;
   levels?: string[];
   summary?: NumericSummary;
+  /** Absent: no hint (also on every summary stored before hints existed). */
+  role_hint?: RoleHint;
+}
+
+export function looksLikeIdentifier(distinct: number, present: number): boolean {
+  return present >= IDENTIFIER_MIN_ROWS && distinct >= IDENTIFIER_SHARE * present;
 }
 
 export function summarizeColumn(col: Column): ColumnSummary {
   if (col.type === "categorical") {
     let missing = 0;
-    for (const code of col.codes) if (code === MISSING_CODE) missing++;
-    return { name: col.name, type: "categorical", missing_count: missing, levels: [...col.levels] };
+    // Levels present in the cells (a level list may name more than the rows use).
+    const seen = new Uint8Array(col.levels.length);
+    let distinct = 0;
+    for (const code of col.codes) {
+      if (code === MISSING_CODE) missing++;
+      else if (seen[code] === 0) {
+        seen[code] = 1;
+        distinct++;
+      }
+    }
+    const identifier = looksLikeIdentifier(distinct, col.codes.length - missing);
+    return { name: col.name, type: "categorical", missing_count: missing, levels: [...col.levels], ...(identifier ? { role_hint: "identifier" as const } : {}) };
   }
   const v = col.values;
   let count = 0;

@@ -72,6 +72,14 @@ export interface Algorithm<P = any, S = any> {
   /** Validates a state read back from an artifact: nothing is trusted, nothing evaluated. */
   readonly state: z.ZodType<S>;
   readonly accepts: Accepts;
+  /**
+   * Whether the fitted model depends on the units of numeric inputs (a column in
+   * grams instead of kilograms changes the predictions): distances and kernels (svm,
+   * svr), gradient training from a fixed initialisation (mlp, perceptron), penalties
+   * on coefficients (ridge, lasso, …). The pipeline then standardises the numeric
+   * inputs unless the request says `auto_scale: false`. Trees, OLS and LDA are not.
+   */
+  readonly scaleSensitive: boolean;
   /** The task this fit will perform, given the target (null for unsupervised). Throws a ParamError-like message if unsupported. */
   fit(train: TrainingSet, params: P, ctx: FitContext): S;
   predict(state: S, X: Frame): Prediction;

@@ -12,7 +12,8 @@
  *      the columns it writes (rows × new columns × 8 bytes) and its own scratch
  *      (pca's p × p covariance and eigendecomposition, mds's landmark matrices,
  *      a nested estimator for rfe / lvw / l1); resampling grows the rows;
- *   4. the automatic impute and one-hot steps the algorithm's `accepts` implies;
+ *   4. the automatic impute and one-hot steps the algorithm's `accepts` implies, and the
+ *      automatic scale of a scale-sensitive algorithm's numeric columns;
  *   5. the algorithm's own terms on the final shape.
  * All terms are summed, although folds and steps run one after another and free
  * their buffers: the estimate is meant to sit above the true peak.
@@ -178,7 +179,7 @@ function repetitions(validation: ResolvedSpec["validation"]): number {
   return 1;
 }
 
-export function estimateJobMemory(spec: Pick<ResolvedSpec, "algorithm" | "params" | "target" | "features" | "steps" | "validation">, dataset: DatasetColumns): MemoryEstimate {
+export function estimateJobMemory(spec: Pick<ResolvedSpec, "algorithm" | "params" | "target" | "features" | "steps" | "validation"> & Partial<Pick<ResolvedSpec, "autoScale">>, dataset: DatasetColumns): MemoryEstimate {
   const byName = new Map(dataset.columns.map((c) => [c.name, c]));
   const n = dataset.row_count;
   const target = spec.target === null ? undefined : byName.get(spec.target);
@@ -205,6 +206,8 @@ export function estimateJobMemory(spec: Pick<ResolvedSpec, "algorithm" | "params
 
   const algorithm = spec.algorithm;
   if (!algorithm.accepts.missing) terms.push({ path: "features", bytes: values(flow.rows * width(flow)), what: "automatic imputation of the feature columns" });
+  const autoScaled = spec.autoScale !== false && algorithm.scaleSensitive && !spec.steps.some((s) => s.step === "scale") ? flow.numeric : 0;
+  if (autoScaled > 0) terms.push({ path: "auto_scale", bytes: values(flow.rows * autoScaled), what: `automatic standardisation of ${autoScaled.toLocaleString("en")} numeric columns` });
   if (!algorithm.accepts.categorical && flow.categorical.size > 0) {
     let column = "";
     for (const [name, levels] of flow.categorical) if (column === "" || levels > (flow.categorical.get(column) ?? 0)) column = name;

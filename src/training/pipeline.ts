@@ -4,7 +4,8 @@
  *
  *   raw Frame ─▶ user steps ─▶ automatic steps ─▶ algorithm
  *                               (impute when the algorithm takes no missing values,
- *                                one_hot when it takes no categorical columns)
+ *                                one_hot when it takes no categorical columns,
+ *                                scale when it is scaleSensitive — see autoScaleColumns)
  *
  * A `resample` step changes the training rows and target at fit time and is the
  * identity afterwards, so held-out and prediction rows are never resampled.
@@ -32,6 +33,14 @@ export interface FittedPipeline {
   steps: FittedStep[];
   state: unknown;
 }
+
+/** What the request decides about the automatic steps. */
+export interface PipelineOptions {
+  /** The request's `auto_scale` (default true): standardise the numeric inputs of a scale-sensitive learner. */
+  autoScale: boolean;
+}
+
+export const DEFAULT_PIPELINE_OPTIONS: PipelineOptions = { autoScale: true };
 
 export const stepRequestSchema = z.object({ step: z.string() }).passthrough();
 export type StepRequest = z.infer<typeof stepRequestSchema>;
@@ -134,8 +143,11 @@ export function fitPipeline(
   requested: readonly { step: string; spec: unknown }[],
   train: TrainingSet,
   ctx: FitContext,
+  options: PipelineOptions = DEFAULT_PIPELINE_OPTIONS,
 ): FittedPipeline {
   const steps: FittedStep[] = [];
+  /** Indicator columns made by one_hot / impute's add_indicator so far: never standardised (see autoScaleColumns). */
+  const indicators = new Set<string>();
   let X = train.X;
   let target: Target | null = train.target;
   let weights = train.weights;
@@ -157,16 +169,43 @@ export function fitPipeline(
     }
     const fitted = step.fit(X, spec, stepCtx);
     steps.push({ step: name, spec, fitted, automatic });
+    const before = X;
     X = step.apply(fitted, X);
+    if (name === "one_hot" || name === "impute") for (const c of addedColumns(before, X)) indicators.add(c);
   };
   requested.forEach((s, index) => atStep(index, () => fitStep(s.step, s.spec, false)));
   // Imputation always goes in front of a learner that cannot take missing values:
   // training rows may be complete while a row sent to /predict is not.
   if (!algorithm.accepts.missing) fitStep("impute", STEP_REGISTRY.impute.spec.parse({}), true);
+  const numericInputs = autoScaleColumns(algorithm, requested, X, indicators, options);
   if (!algorithm.accepts.categorical && hasCategorical(X)) fitStep("one_hot", STEP_REGISTRY.one_hot.spec.parse({}), true);
+  if (numericInputs.length > 0) fitStep("scale", STEP_REGISTRY.scale.spec.parse({ columns: numericInputs }), true);
   throwIfAborted(ctx.signal);
   const state = algorithm.fit({ X, target, weights: algorithm.accepts.weights ? weights : undefined }, params, ctx);
   return { steps, state };
+}
+
+function addedColumns(before: Frame, after: Frame): string[] {
+  const old = new Set(before.columns.map((c) => c.name));
+  return after.columns.filter((c) => !old.has(c.name)).map((c) => c.name);
+}
+
+/**
+ * The columns the automatic `scale` step standardises (z-scores, fitted on the
+ * training rows like every step): for a scale-sensitive learner, every numeric
+ * input column — unless the request turned auto_scale off or already scales
+ * (a `scale` step of its own: the client chose the method and the columns).
+ *
+ * Numeric inputs only, as scikit-learn's usual ColumnTransformer puts StandardScaler
+ * on the numeric columns and OneHotEncoder on the categorical ones (and as H2O
+ * standardises numerics by default), and never the 0/1 indicator columns of
+ * one_hot or add_indicator: an indicator is already on a unit scale, dividing it by
+ * its standard deviation would weigh a rare level up by 1/√(p(1 − p)) in every
+ * distance and penalty, and centring it would make a sparse block dense.
+ */
+function autoScaleColumns(algorithm: Algorithm, requested: readonly { step: string }[], X: Frame, indicators: ReadonlySet<string>, options: PipelineOptions): string[] {
+  if (!options.autoScale || !algorithm.scaleSensitive || requested.some((s) => s.step === "scale")) return [];
+  return X.columns.filter((c) => c.type === "numeric" && !indicators.has(c.name)).map((c) => c.name);
 }
 
 /** What GET /v1/models/{id} shows of one fitted step. */

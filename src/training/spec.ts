@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { Task } from "../models/contract.js";
 import type { ErrorCode } from "../server/errors.js";
 import { getAlgorithm } from "../models/registry.js";
+import type { RoleHint } from "../data/summary.js";
 import { estimateJobMemory } from "./memory-estimate.js";
 import { planSteps, resolveSteps, StepSpecError, type StepRequest } from "./pipeline.js";
 import type { ResolvedSpec } from "./train.js";
@@ -16,7 +17,15 @@ import { defaultValidation, validationSchema } from "./validation.js";
 /** What spec resolution needs to know about the dataset: its columns, from the stored metadata. */
 export interface DatasetColumns {
   row_count: number;
-  columns: { name: string; type: "numeric" | "categorical"; levels?: string[]; missing_count?: number; summary?: { min: number | null } }[];
+  columns: {
+    name: string;
+    type: "numeric" | "categorical";
+    levels?: string[];
+    missing_count?: number;
+    summary?: { min: number | null };
+    /** From the summary computed at upload (data/summary.ts); absent on datasets stored before it existed. */
+    role_hint?: RoleHint;
+  }[];
 }
 
 export interface TrainRequest {
@@ -30,6 +39,13 @@ export interface TrainRequest {
   positive_class?: string | null;
   beta?: number;
   decision_threshold?: number | "rescale";
+  /** Default true: standardise the numeric inputs of a scale-sensitive algorithm. */
+  auto_scale?: boolean;
+  /**
+   * Not a client field: what the default features left out at submission, kept in the
+   * stored spec (whose features are then explicit) so the model's warning still names them.
+   */
+  left_out_identifiers?: string[];
 }
 
 /** Training keeps a model; an evaluation only estimates (no "none", and bias_variance is allowed). */
@@ -70,6 +86,15 @@ export function checkMemoryBudget(resolved: ResolvedSpec, dataset: DatasetColumn
 
 function zodPath(prefix: string, issue: z.core.$ZodIssue): string {
   return [prefix, ...issue.path.map(String)].join(".");
+}
+
+/**
+ * What a stored spec keeps besides the store's TrainSpec fields (specs are stored as
+ * JSON, so these ride along): auto_scale, and the identifier columns the default
+ * features left out. resolveSpec reads both back in the worker.
+ */
+export function storedSpecExtras(resolved: ResolvedSpec): { auto_scale: boolean; left_out_identifiers?: string[] } {
+  return { auto_scale: resolved.autoScale, ...(resolved.leftOutIdentifiers.length ? { left_out_identifiers: resolved.leftOutIdentifiers } : {}) };
 }
 
 export function resolveSpec(request: TrainRequest, dataset: DatasetColumns, purpose: Purpose = "train", limits?: QueueLimits): ResolvedSpec {
@@ -117,8 +142,17 @@ export function resolveSpec(request: TrainRequest, dataset: DatasetColumns, purp
     throw new SpecError(`target "${target}" has ${targetColumn?.levels?.length ?? 0} class(es); classification needs at least two`, "target", "single_class");
   }
 
-  const features = request.features ?? dataset.columns.map((c) => c.name).filter((n) => n !== target);
-  if (features.length === 0) throw new SpecError("no feature columns to learn from", "features", "no_features");
+  // By default every column but the target — except those that look like row identifiers (a name, a code:
+  // a distinct value in almost every row), which a model can only memorise. Named in `features`, they are used.
+  const identifiers = request.features ? [] : dataset.columns.filter((c) => c.role_hint === "identifier" && c.name !== target).map((c) => c.name);
+  const leftOut = new Set(identifiers);
+  const features = request.features ?? dataset.columns.map((c) => c.name).filter((n) => n !== target && !leftOut.has(n));
+  const leftOutIdentifiers = request.features ? (request.left_out_identifiers ?? []) : identifiers;
+  if (features.length === 0) {
+    const named = identifiers.map((n) => `"${n}"`).join(", ");
+    const note = identifiers.length === 0 ? "" : identifiers.length === 1 ? `; ${named} looks like an identifier — name it in features to use it` : `; ${named} look like identifiers — name them in features to use them`;
+    throw new SpecError(`no feature columns to learn from${note}`, "features", "no_features");
+  }
   const seen = new Set<string>();
   features.forEach((f, i) => {
     if (!byName.has(f)) throw new SpecError(`feature "${f}" is not a column of the dataset`, `features.${i}`, "unknown_column");
@@ -189,6 +223,8 @@ export function resolveSpec(request: TrainRequest, dataset: DatasetColumns, purp
     target,
     features,
     steps,
+    autoScale: request.auto_scale ?? true,
+    leftOutIdentifiers,
     validation,
     seed: request.seed ?? 0,
     positiveClass,

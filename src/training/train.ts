@@ -24,6 +24,10 @@ export interface ResolvedSpec {
   target: string | null;
   features: string[];
   steps: { step: string; spec: unknown }[];
+  /** The request's auto_scale: standardise a scale-sensitive algorithm's numeric inputs (pipeline.ts autoScaleColumns). */
+  autoScale: boolean;
+  /** Columns flagged role_hint "identifier" that the default features left out (named in a warning). */
+  leftOutIdentifiers: string[];
   validation: Validation;
   seed: number;
   positiveClass: string | null;
@@ -46,9 +50,16 @@ function convergenceWarnings(pipeline: FittedPipeline): string[] {
   return [`the optimiser did not converge${diagnostics.iterations ? ` in ${diagnostics.iterations} iterations` : ""}; consider raising max_iter or scaling the features`];
 }
 
+/** What resolving the request decided that the client should hear about. */
+function specWarnings(spec: ResolvedSpec): string[] {
+  return spec.leftOutIdentifiers.map(
+    (name) => `column "${name}" was left out of the default features: it looks like an identifier (a distinct value in almost every row), which a model can only memorise; name it in features to use it`,
+  );
+}
+
 export function trainModel(frame: Frame, spec: ResolvedSpec, hooks: Hooks): TrainResult {
   const data = learningData(frame, spec.features, spec.target, spec.task);
-  const warnings: string[] = [];
+  const warnings = specWarnings(spec);
   if (data.droppedRows > 0) warnings.push(`${data.droppedRows} rows with a missing target were left out`);
   const refit = spec.validation.method !== "holdout";
   const { evaluation, heldOut } = runValidation(spec, data, hooks, refit ? 1 : 0);
@@ -90,5 +101,7 @@ export function evaluateSpec(frame: Frame, spec: ResolvedSpec, hooks: Hooks): { 
   const { evaluation } = spec.validation.method === "bias_variance" ? { evaluation: runBiasVariance(spec, data, hooks) } : runValidation(spec, data, hooks, 0);
   hooks.progress(1);
   if (!evaluation) throw new Error("an evaluation needs a validation scheme other than none");
-  return { evaluation, warnings: data.droppedRows > 0 ? [`${data.droppedRows} rows with a missing target were left out`] : [] };
+  const warnings = specWarnings(spec);
+  if (data.droppedRows > 0) warnings.push(`${data.droppedRows} rows with a missing target were left out`);
+  return { evaluation, warnings };
 }

@@ -48,7 +48,7 @@ export interface ValidationRun {
 
 export function fitOn(spec: ResolvedSpec, data: { X: Frame; target: Target | null }, rng: Rng, hooks: Hooks, onProgress: (f: number) => void): FittedPipeline {
   const ctx: FitContext = { rng, progress: onProgress, signal: hooks.signal };
-  return fitPipeline(spec.algorithm, spec.params, spec.steps, { X: data.X, target: data.target }, ctx);
+  return fitPipeline(spec.algorithm, spec.params, spec.steps, { X: data.X, target: data.target }, ctx, { autoScale: spec.autoScale });
 }
 
 /** One split's result: everything assembly needs, and nothing that needs the dataset (so a worker can return it). */

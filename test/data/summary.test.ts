@@ -43,4 +43,19 @@ describe("summarizeColumn", () => {
     assert.equal(offset.summary?.std, 1);
     assert.equal(JSON.stringify(big).includes("null"), false);
   });
+
+  test('role_hint "identifier": a distinct value in ≥ 95 % of at least 20 present cells', () => {
+    const movies = readCsv(fixture("movies.csv"));
+    // 3,176 distinct titles among 3,200 present cells (vega-datasets 3.2.1).
+    assert.equal(summarizeColumn(column(movies, "Title")).role_hint, "identifier");
+    for (const name of ["Release Date", "Director", "Distributor", "MPAA Rating"]) assert.equal(summarizeColumn(column(movies, name)).role_hint, undefined, name);
+    assert.equal(summarizeColumn(column(movies, "US DVD Sales")).role_hint, undefined, "numeric columns get no hint");
+
+    const codes = (distinct: number, rows: number, missing = 0) =>
+      readCsv(`id\n${[...Array.from({ length: rows }, (_, i) => `k${i % distinct}`), ...Array.from({ length: missing }, () => "")].join("\n")}\n`);
+    assert.equal(summarizeColumn(column(codes(19, 20), "id")).role_hint, "identifier", "19 of 20: 0.95");
+    assert.equal(summarizeColumn(column(codes(18, 20), "id")).role_hint, undefined, "18 of 20: 0.90");
+    assert.equal(summarizeColumn(column(codes(20, 20, 30), "id")).role_hint, "identifier", "missing cells do not count");
+    assert.equal(summarizeColumn(column(codes(19, 19), "id")).role_hint, undefined, "fewer than 20 present cells: no hint");
+  });
 });

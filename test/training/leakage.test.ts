@@ -17,7 +17,12 @@ import { fixture } from "../data/helpers.js";
 
 const FEATURE = "sepal length (cm)";
 
-test("k-fold: the scaler of fold i has the mean and standard deviation of fold i's training rows, not of all rows", () => {
+const cases = [
+  { label: "a scale step of the client's", scaleSensitive: false, steps: [{ step: "scale", method: "standard" }] },
+  { label: "the automatic scale step of a scale-sensitive learner", scaleSensitive: true, steps: [] },
+];
+
+for (const { label, scaleSensitive, steps } of cases) test(`k-fold, ${label}: the scaler of fold i has the mean and standard deviation of fold i's training rows, not of all rows`, () => {
   const frame = readCsv(fixture("iris.csv"));
   const features = frame.columns.filter((c) => c.name !== "target").map((c) => c.name);
   const data = learningData(frame, features, "target", "classification");
@@ -32,6 +37,7 @@ test("k-fold: the scaler of fold i has the mean and standard deviation of fold i
     params: z.object({}).strict(),
     state: z.object({}),
     accepts: { categorical: true, missing: true, weights: false },
+    scaleSensitive,
     fit(train) {
       fits.push(Float64Array.from(column(train.X)));
       return {};
@@ -48,7 +54,9 @@ test("k-fold: the scaler of fold i has the mean and standard deviation of fold i
     task: "classification",
     target: "target",
     features,
-    steps: resolveSteps([{ step: "scale", method: "standard" }]),
+    steps: resolveSteps(steps),
+    autoScale: true,
+    leftOutIdentifiers: [],
     validation,
     seed: 17,
     positiveClass: null,

@@ -115,6 +115,7 @@ function spy(): { algorithm: Algorithm; seen: { rows: number; weights?: Float64A
     params: z.object({}).strict(),
     state: z.object({}),
     accepts: { categorical: true, missing: true, weights: true },
+    scaleSensitive: false,
     fit(train) {
       seen.push({ rows: train.X.rowCount, weights: train.weights, y: (train.target as Extract<Target, { task: "classification" }>).y });
       return {};

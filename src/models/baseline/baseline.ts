@@ -70,6 +70,7 @@ export const baseline: Algorithm<BaselineParams, BaselineState> = {
   params,
   state,
   accepts: { categorical: true, missing: true, weights: true },
+  scaleSensitive: false,
   fit: (train) => fit(train),
   predict,
   explain: (s) => (s.task === "classification" ? { priors: Object.fromEntries(s.classes.map((c, k) => [c, s.priors[k]])) } : { mean: s.mean }),

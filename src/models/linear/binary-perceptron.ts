@@ -72,6 +72,7 @@ export const binaryPerceptron: BinaryLearner<BinaryPerceptronParams, BinaryPerce
   params: binaryPerceptronParams,
   state: binaryPerceptronState,
   accepts: { categorical: false, missing: false, weights: false },
+  scaleSensitive: true, // updates are proportional to the inputs
   fit(train, params, ctx) {
     const design = numericDesign(train.X, NAME);
     const { y, classes } = classificationTarget(train, NAME);

@@ -34,6 +34,7 @@ export const elasticNet: Algorithm<ElasticNetParams, RegressorState> = {
   params: elasticNetParams,
   state: regressorStateSchema,
   accepts: { categorical: false, missing: false, weights: true },
+  scaleSensitive: true, // the penalty weighs coefficients in the units of their columns
   fit: (train, params, ctx) => fitElasticNet(train, NAME, params, ctx),
   predict: (state, X) => predictRegressor(state, X, NAME),
   explain: (state) => explainRegressor(state),

@@ -33,6 +33,7 @@ export const lasso: Algorithm<LassoParams, RegressorState> = {
   params: lassoParams,
   state: regressorStateSchema,
   accepts: { categorical: false, missing: false, weights: true },
+  scaleSensitive: true, // the L1 penalty weighs coefficients in the units of their columns
   fit: (train, params, ctx) => fitElasticNet(train, NAME, { ...params, l1_ratio: 1 }, ctx),
   predict: (state, X) => predictRegressor(state, X, NAME),
   explain: (state) => explainRegressor(state),

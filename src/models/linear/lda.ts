@@ -204,6 +204,7 @@ export const lda: Algorithm<LdaParams, LdaState> = {
   params: ldaParams,
   state: ldaStateSchema,
   accepts: { categorical: false, missing: false, weights: false },
+  scaleSensitive: false, // predictions are invariant to rescaling a column
   fit(train, params) {
     const { y, classes } = classificationTarget(train, NAME);
     return fitLda(train.X, y, classes, params);

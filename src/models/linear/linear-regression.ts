@@ -26,6 +26,7 @@ export const linearRegression: Algorithm<LinearRegressionParams, RegressorState>
   params: linearRegressionParams,
   state: regressorStateSchema,
   accepts: { categorical: false, missing: false, weights: true },
+  scaleSensitive: false, // unpenalised least squares: rescaling a column rescales its coefficient
   fit(train, params, ctx) {
     if (params.solver === "lstsq") return closedForm(train, NAME, 0, params.fit_intercept, "lstsq");
     return iterative(train, NAME, 0, params, ctx);

@@ -34,6 +34,7 @@ export const binaryLogistic: BinaryLearner<LogisticRegressionParams, ClassifierS
   params: logisticRegressionParams,
   state: classifierStateSchema,
   accepts: { categorical: false, missing: false, weights: true },
+  scaleSensitive: true, // penalised (C) by default
   fit: (train, params, ctx) => fitLogistic(train, NAME, { ...params, multi_class: "auto" }, ctx),
   predict: (state, X) => predictClassifier(state, X, NAME),
   decision(state, X) {

@@ -27,6 +27,7 @@ export const logisticRegression: Algorithm<LogisticRegressionParams, LogisticSta
   params: logisticRegressionParams,
   state: logisticStateSchema,
   accepts: { categorical: false, missing: false, weights: true },
+  scaleSensitive: true, // L2-penalised (C = 1) by default
   fit(train, params, ctx) {
     if (params.multiclass === "ovr" && classificationTarget(train, NAME).classes.length > 2) return fitLogisticOvr(train, params, ctx);
     return fitLogistic(train, NAME, { ...params, multi_class: params.multiclass === "multinomial" ? "multinomial" : "auto" }, ctx);

@@ -75,6 +75,7 @@ export const perceptron: Algorithm<PerceptronParams, PerceptronState> = {
   params: perceptronParams,
   state: perceptronStateSchema,
   accepts: { categorical: false, missing: false, weights: false },
+  scaleSensitive: true, // updates are proportional to the inputs
   fit(train, params, ctx) {
     if (classificationTarget(train, NAME).classes.length === 2) return binaryPerceptron.fit(train, params, ctx);
     const model = fitMulticlass(binaryPerceptron, train, params, params, ctx);

@@ -32,6 +32,7 @@ export const ridge: Algorithm<RidgeParams, RegressorState> = {
   params: ridgeParams,
   state: regressorStateSchema,
   accepts: { categorical: false, missing: false, weights: true },
+  scaleSensitive: true, // the L2 penalty weighs coefficients in the units of their columns
   fit(train, params, ctx) {
     if (params.solver === "cholesky") return closedForm(train, NAME, params.alpha, params.fit_intercept, "cholesky");
     return iterative(train, NAME, params.alpha, params, ctx);

@@ -25,6 +25,7 @@ export const softmaxRegression: Algorithm<SoftmaxRegressionParams, ClassifierSta
   params: softmaxRegressionParams,
   state: classifierStateSchema,
   accepts: { categorical: false, missing: false, weights: true },
+  scaleSensitive: true, // L2-penalised (C = 1) by default
   fit: (train, params, ctx) => fitLogistic(train, NAME, { ...params, multi_class: "multinomial" }, ctx),
   predict: (state, X) => predictClassifier(state, X, NAME),
   explain: (state) => explainClassifier(state),

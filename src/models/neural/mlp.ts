@@ -278,6 +278,7 @@ export const mlp: Algorithm<MlpParams, MlpState> = {
   params: mlpParams,
   state: mlpState,
   accepts: { categorical: false, missing: false, weights: false },
+  scaleSensitive: true, // weights start at a fixed scale and the L2 penalty (alpha) applies
   fit,
   predict,
   explain,

@@ -150,6 +150,7 @@ export const binarySvc: BinaryLearner<BinarySvcParams, BinarySvcState> = {
   params: binarySvcParams,
   state: binarySvcState,
   accepts: { categorical: false, missing: false, weights: true },
+  scaleSensitive: true, // kernels and the margin are distances in input units
   fit,
   predict(state, X) {
     const f = decision(state, X);

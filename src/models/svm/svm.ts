@@ -96,6 +96,7 @@ export const svm: Algorithm<SvmParams, SvmState> & { decision(state: SvmState, X
   params: svmParams,
   state: svmState,
   accepts: { categorical: false, missing: false, weights: true },
+  scaleSensitive: true, // kernels and the margin are distances in input units
   fit,
   predict(state, X) {
     return predictMulticlass(binarySvc, state.model, selectColumns(X, state.features));

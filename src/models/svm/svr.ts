@@ -63,6 +63,7 @@ export const svr: Algorithm<SvrParams, SvrState> = {
   params: svrParams,
   state: svrState,
   accepts: { categorical: false, missing: false, weights: true },
+  scaleSensitive: true, // kernels and the margin are distances in input units
   fit,
   predict(state, X) {
     const frame = selectColumns(X, state.features);

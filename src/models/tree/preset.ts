@@ -15,6 +15,8 @@ export interface TreePreset<P> {
   readonly tasks: readonly Task[];
   readonly params: z.ZodType<P>;
   readonly accepts: Accepts;
+  /** Default false: an axis-aligned split compares one column with a threshold, so units do not matter. */
+  readonly scaleSensitive?: boolean;
   readonly options: (params: P, train: TrainingSet) => EngineOptions;
 }
 
@@ -27,6 +29,7 @@ export function treeAlgorithm<P>(preset: TreePreset<P>): Algorithm<P, TreeState>
     params: preset.params,
     state: treeStateSchema,
     accepts: preset.accepts,
+    scaleSensitive: preset.scaleSensitive ?? false,
     fit: (train: TrainingSet, params: P, ctx: FitContext) => withPruningPath(fitTree(train, preset.options(params, train), ctx)),
     predict: predictTree,
     explain: (s, options) => explainTree(s, options),

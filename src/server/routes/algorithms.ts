@@ -11,6 +11,7 @@ const algorithmSchema = z
     tasks: z.array(z.enum(["classification", "regression", "clustering", "projection"])),
     params_schema: z.record(z.string(), z.unknown()).describe("JSON Schema of the params, with defaults."),
     accepts: z.object({ categorical: z.boolean(), missing: z.boolean(), weights: z.boolean() }),
+    scale_sensitive: z.boolean().describe("Its fit depends on the units of numeric inputs: the pipeline standardises them unless the request says auto_scale: false."),
     description: z.string(),
   })
   .meta({ id: "Algorithm" });
@@ -23,6 +24,7 @@ function describeAlgorithms() {
     tasks: [...a.tasks],
     params_schema: z.toJSONSchema(a.params, { io: "input", unrepresentable: "any" }) as Record<string, unknown>,
     accepts: { ...a.accepts },
+    scale_sensitive: a.scaleSensitive,
     description: a.description,
   }));
 }

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { downsampleCurve } from "../../evaluation/curves/downsample.js";
 import type { EvaluationRecord } from "../../store/evaluations.js";
 import type { DatasetRecord } from "../../store/datasets.js";
-import { resolveSpec, SpecError, type QueueLimits } from "../../training/spec.js";
+import { resolveSpec, SpecError, storedSpecExtras, type QueueLimits } from "../../training/spec.js";
 import { ApiError, checkJobCapacity, notFound } from "../errors.js";
 import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
 import { createEvaluationBody, curvePointsQuery, evaluationSchema, listEvaluationsQuery } from "../schemas/evaluations.js";
@@ -113,7 +113,7 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
       const dataset = await store.datasets.get(body.dataset_id);
       if (!dataset) throw new ApiError("not_found", `dataset ${body.dataset_id} does not exist`, [{ path: "dataset_id", message: "unknown dataset" }]);
       if (body.model_id !== undefined) {
-        const extra = (["algorithm", "params", "preprocessing", "validation", "features", "target", "seed"] as const).filter((k) => body[k] !== undefined);
+        const extra = (["algorithm", "params", "preprocessing", "validation", "features", "target", "seed", "auto_scale"] as const).filter((k) => body[k] !== undefined);
         if (extra.length) throw new ApiError("validation_failed", "scoring a stored model takes only model_id, dataset_id, positive_class and beta", extra.map((k) => ({ path: k, message: "not allowed with model_id" })));
         const record = await scoreModelRequest(body.model_id, dataset, body.positive_class, body.beta, body.decision_threshold);
         reply.header("location", `/v1/evaluations/${record.id}`);
@@ -138,6 +138,7 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
           validation: spec.validation,
           seed,
           positive_class: spec.positiveClass,
+          ...storedSpecExtras(spec),
           ...(body.beta !== undefined ? { beta: body.beta } : {}),
           ...(body.decision_threshold !== undefined ? { decision_threshold: body.decision_threshold } : {}),
         },

@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { ModelRecord, TrainSpec } from "../../store/models.js";
 import { ArtifactError, loadArtifact } from "../../training/artifact.js";
 import { describePipeline } from "../../training/pipeline.js";
-import { resolveSpec, SpecError } from "../../training/spec.js";
+import { resolveSpec, SpecError, storedSpecExtras } from "../../training/spec.js";
 import { ApiError, checkJobCapacity, notFound } from "../errors.js";
 import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
 import { createModelBody, explainQuery, listModelsQuery, modelSchema } from "../schemas/models.js";
@@ -22,6 +22,7 @@ const EXPLANATION_CACHE_BYTES = 32 * 1024 * 1024;
 
 export function modelToWire(m: ModelRecord) {
   const s = m.spec;
+  const autoScale = (s as { auto_scale?: unknown }).auto_scale;
   return {
     id: m.id,
     name: m.name,
@@ -34,6 +35,7 @@ export function modelToWire(m: ModelRecord) {
     target: s.target,
     features: s.features,
     preprocessing: s.preprocessing,
+    ...(typeof autoScale === "boolean" ? { auto_scale: autoScale } : {}),
     validation: s.validation,
     positive_class: s.positive_class,
     seed: s.seed,
@@ -99,6 +101,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
         seed,
         positive_class: resolved.positiveClass,
         name: body.name ?? null,
+        ...storedSpecExtras(resolved),
       };
       const record = await store.models.insert(spec);
       await jobs.submitTraining(record.id);

@@ -16,6 +16,7 @@ import { jobProblem } from "../../training/job-failure.js";
 import { ApiError, checkJobCapacity, notFound } from "../errors.js";
 import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
 import { createSearchBody, LOWER_IS_BETTER, searchSchema, type CreateSearchBody } from "../schemas/searches.js";
+import { storedSpecExtras } from "../../training/spec.js";
 import { resolveEvaluationSpec } from "./evaluations.js";
 import { cursorSeq } from "./pagination.js";
 
@@ -129,6 +130,7 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
         validation: first.validation,
         seed,
         positive_class: first.positiveClass,
+        ...storedSpecExtras(first),
       };
       checkJobCapacity(await jobs.activeCount(), app.services.config.maxJobs, candidates.length); // again: other requests ran while this one yielded
       const search = await store.searches.insertWithCandidates(

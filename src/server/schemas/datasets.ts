@@ -17,6 +17,12 @@ export const columnSchema = z.object({
   summary: z
     .object({ min: z.number().nullable(), max: z.number().nullable(), mean: z.number().nullable(), std: z.number().nullable() })
     .optional(),
+  role_hint: z
+    .enum(["identifier"])
+    .optional()
+    .describe(
+      'Categorical columns with a distinct value in at least 95 % of their (≥ 20) present cells: "identifier". Such a column is left out of the default features, with a warning on the model; name it in features to use it.',
+    ),
 });
 
 export const datasetSchema = z

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { jobStatus, problemSchema } from "./common.js";
-import { decisionThresholdSchema, preprocessingStepSchema, validationRequestSchema } from "./models.js";
+import { autoScale, decisionThresholdSchema, preprocessingStepSchema, validationRequestSchema } from "./models.js";
 
 const metrics = z.record(z.string(), z.number().nullable());
 const series = z.array(z.number().nullable());
@@ -66,6 +66,7 @@ export const createEvaluationBody = z
     features: z.array(z.string().min(1)).min(1).optional(),
     params: z.record(z.string(), z.unknown()).optional(),
     preprocessing: z.array(preprocessingStepSchema).max(50).optional(),
+    auto_scale: autoScale,
     validation: validationRequestSchema.optional().describe("Default: kfold, k = 5 (stratified for classification). Also bias_variance for regression."),
     seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
     positive_class: z.string().optional(),

@@ -35,6 +35,14 @@ export const preprocessingStepSchema = z
     }),
   });
 
+/** The request field `auto_scale`, shared by trains, evaluations and searches. */
+export const autoScale = z
+  .boolean()
+  .optional()
+  .describe(
+    "Default true: for a scale-sensitive algorithm (svm, svr, mlp, perceptron, penalised linear models: GET /v1/algorithms, scale_sensitive) the pipeline standardises the numeric input columns (not one-hot indicators) after imputing and encoding, fitted on training rows only and listed on the model as an automatic scale step. Skipped when preprocessing has a scale step of its own; false turns it off.",
+  );
+
 export const createModelBody = z
   .object({
     dataset_id: z.string().min(1),
@@ -43,6 +51,7 @@ export const createModelBody = z
     features: z.array(z.string().min(1)).min(1).optional().describe("Default: every column but the target."),
     params: z.record(z.string(), z.unknown()).optional().describe("Validated against the algorithm's params_schema (GET /v1/algorithms)."),
     preprocessing: z.array(preprocessingStepSchema).max(50).optional(),
+    auto_scale: autoScale,
     validation: validationRequestSchema.optional(),
     seed: z.number().int().min(0).max(2 ** 32 - 1).optional().describe("Default: drawn at random and recorded on the model."),
     positive_class: z.string().optional().describe("Positive class for binary metrics (default: the second of the sorted classes)."),
@@ -63,6 +72,7 @@ export const modelSchema = z
     target: z.string().nullable(),
     features: z.array(z.string()),
     preprocessing: z.array(z.record(z.string(), z.unknown())),
+    auto_scale: z.boolean().optional().describe("As requested (absent on models trained or imported before the field existed)."),
     validation: z.record(z.string(), z.unknown()),
     positive_class: z.string().nullable(),
     classes: z.array(z.string()).optional(),
@@ -73,7 +83,7 @@ export const modelSchema = z
     pipeline: z
       .array(z.object({ step: z.string(), automatic: z.boolean(), options: z.unknown(), fitted: z.record(z.string(), z.unknown()).nullable() }))
       .optional()
-      .describe("The fitted preprocessing steps (automatic: added because the algorithm takes no missing / categorical input)."),
+      .describe("The fitted preprocessing steps (automatic: added because the algorithm takes no missing / categorical input, or is scale-sensitive: see auto_scale)."),
     fit_seconds: z.number().optional(),
     error: problemSchema.optional(),
     created_at: z.string(),

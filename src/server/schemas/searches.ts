@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { paramDistributionsSchema, paramGridSchema } from "../../evaluation/search-space.js";
 import { jobStatus, problemSchema } from "./common.js";
-import { preprocessingStepSchema, validationRequestSchema } from "./models.js";
+import { autoScale, preprocessingStepSchema, validationRequestSchema } from "./models.js";
 
 export const LOWER_IS_BETTER = new Set(["error_rate", "log_loss", "mse", "rmse", "mae"]);
 
@@ -12,6 +12,7 @@ export const createSearchBody = z
     target: z.string().min(1),
     features: z.array(z.string().min(1)).min(1).optional(),
     preprocessing: z.array(preprocessingStepSchema).max(50).optional(),
+    auto_scale: autoScale,
     method: z.enum(["grid", "random"]).default("grid"),
     param_grid: paramGridSchema
       .optional()

@@ -36,6 +36,7 @@ export function centroidLearner(withDecision: boolean, calls: { fits: number; ro
     params: z.object({}).strict(),
     state,
     accepts: { categorical: false, missing: false, weights: false },
+    scaleSensitive: true,
     fit(train) {
       calls.fits++;
       calls.rows.push(train.X.rowCount);

@@ -1,0 +1,85 @@
+/**
+ * `scaleSensitive` is declared by every algorithm and kept honest: an algorithm that
+ * declares itself insensitive gives the same predictions when its numeric columns are
+ * given in other units (× 1000, ÷ 1000 in turn); one that declares itself sensitive gives the same
+ * predictions once the automatic scale step is in front of it (the step takes the
+ * units away), which is what the declaration buys it.
+ */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { makeFrame, type Column, type Frame } from "../../src/data/frame.js";
+import { createRng } from "../../src/data/random.js";
+import { readCsv } from "../../src/data/read-csv.js";
+import type { Algorithm, Prediction, Target } from "../../src/models/contract.js";
+import { listAlgorithms } from "../../src/models/registry.js";
+import { fitPipeline, predictPipeline } from "../../src/training/pipeline.js";
+import { fixture } from "../data/helpers.js";
+
+const supervised = listAlgorithms().filter((a) => a.tasks.includes("classification") || a.tasks.includes("regression"));
+
+/** Fast to fit on 150–442 rows; the rest of the sensitive ones are covered by the same step. */
+const SLOW = new Set(["mlp"]);
+
+function table(task: "classification" | "regression"): { X: Frame; target: Target } {
+  const frame = readCsv(fixture(task === "classification" ? "iris.csv" : "diabetes.csv"));
+  const y = frame.columns.find((c) => c.name === "target")!;
+  const X = makeFrame(frame.columns.filter((c) => c !== y));
+  if (y.type === "categorical") return { X, target: { task: "classification", y: Int32Array.from(y.codes), classes: [...y.levels] } };
+  return { X, target: { task: "regression", y: Float64Array.from((y as Extract<Column, { type: "numeric" }>).values) } };
+}
+
+/** Every numeric column in other units: millimetres for metres, then kilograms for grams, … */
+function rescaled(X: Frame): Frame {
+  return makeFrame(X.columns.map((c, j) => (c.type === "numeric" ? { ...c, values: c.values.map((v) => (j % 2 === 0 ? v * 1000 : v / 1000)) } : c)));
+}
+
+function fitPredict(algorithm: Algorithm, data: { X: Frame; target: Target }, autoScale: boolean): Prediction {
+  const params = algorithm.params.parse({});
+  const pipeline = fitPipeline(algorithm, params, [], data, { rng: createRng(3), progress: () => {} }, { autoScale });
+  return predictPipeline(algorithm, pipeline, data.X);
+}
+
+function assertSamePredictions(a: Prediction, b: Prediction, name: string): void {
+  if (a.task === "classification" && b.task === "classification") {
+    const differ = a.labels.filter((l, i) => l !== b.labels[i]).length;
+    assert.equal(differ, 0, `${name}: ${differ} of ${a.labels.length} labels change with the units of one column`);
+  } else if (a.task === "regression" && b.task === "regression") {
+    a.values.forEach((v, i) => assert.ok(Math.abs(v - b.values[i]) <= 1e-6 * (1 + Math.abs(v)), `${name}: row ${i}: ${v} vs ${b.values[i]}`));
+  } else {
+    assert.fail(`${name}: ${a.task} vs ${b.task}`);
+  }
+}
+
+test("every registered algorithm declares scaleSensitive", () => {
+  for (const a of listAlgorithms()) assert.equal(typeof a.scaleSensitive, "boolean", a.name);
+  const sensitive = listAlgorithms()
+    .filter((a) => a.scaleSensitive)
+    .map((a) => a.name)
+    .sort();
+  assert.deepEqual(sensitive, ["elastic_net", "lasso", "logistic_regression", "mlp", "perceptron", "ridge", "softmax_regression", "svm", "svr"]);
+});
+
+describe("declared insensitive: the same predictions in other units", () => {
+  for (const algorithm of supervised.filter((a) => !a.scaleSensitive)) {
+    for (const task of (["classification", "regression"] as const).filter((t) => algorithm.tasks.includes(t))) {
+      test(`${algorithm.name} (${task})`, () => {
+        const data = table(task);
+        const raw = fitPredict(algorithm, data, false);
+        const other = fitPredict(algorithm, { X: rescaled(data.X), target: data.target }, false);
+        assertSamePredictions(raw, other, algorithm.name);
+      });
+    }
+  }
+});
+
+describe("declared sensitive: the automatic scale step takes the units away", () => {
+  for (const algorithm of supervised.filter((a) => a.scaleSensitive && !SLOW.has(a.name))) {
+    const task = algorithm.tasks.includes("classification") ? "classification" : "regression";
+    test(`${algorithm.name} (${task})`, () => {
+      const data = table(task);
+      const raw = fitPredict(algorithm, data, true);
+      const other = fitPredict(algorithm, { X: rescaled(data.X), target: data.target }, true);
+      assertSamePredictions(raw, other, algorithm.name);
+    });
+  }
+});
