@@ -16,6 +16,16 @@ import { CATEGORICAL, OBLIQUE, THRESHOLD } from "./tree-state.js";
 export interface Arena {
   readonly rows: Int32Array;
   readonly w: Float64Array;
+  /**
+   * The part of its training row a slot stands for: 1, or the product of the branch
+   * fractions a missing value sent it down. Σ share over a node is its row count for
+   * min_samples_split / min_samples_leaf, so that copies of rows missing a tested value
+   * (which every branch receives) do not count as whole rows: without it a row missing a
+   * value the tree keeps testing is copied at every such split, and the tree with it.
+   */
+  readonly share: Float64Array;
+  /** Every share is 1 (no missing-value copies): a node's row count is its slot count. */
+  readonly wholeRows: boolean;
   /** The target per slot (class index or value): read in every scan, so kept next to the slot, not behind `rows`. */
   readonly yc: Int32Array | null;
   readonly yr: Float64Array | null;
@@ -69,6 +79,7 @@ export function makeArena(
   cols: TreeColumns,
   target: TreeTarget,
   sortedFrom?: (f: number) => Int32Array,
+  share?: Float64Array,
 ): Arena {
   const m = rows.length;
   const members = new Int32Array(m);
@@ -95,9 +106,13 @@ export function makeArena(
   const sortedTarget = sorted.map((list) => (list && yr ? Float64Array.from(list, (s) => yr[s]) : null));
   let unitWeights = true;
   for (let i = 0; i < m && unitWeights; i++) unitWeights = w[i] === 1;
+  let wholeRows = true;
+  if (share) for (let i = 0; i < m && wholeRows; i++) wholeRows = share[i] === 1;
   return {
     rows,
     w,
+    share: share ?? new Float64Array(m).fill(1),
+    wholeRows,
     yc,
     yr,
     members,
