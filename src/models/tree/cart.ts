@@ -9,7 +9,7 @@
  * rather than CART's surrogate splits.
  */
 import { z } from "zod";
-import { engineOptions, pruningParams, stoppingParams } from "./params.js";
+import { engineOptions, maxCategoriesParam, pruningParams, stoppingParams } from "./params.js";
 import { treeAlgorithm } from "./preset.js";
 
 const params = z
@@ -20,6 +20,7 @@ const params = z
       .default(null)
       .describe("null: gini_index for classification, mse for regression."),
     categorical_split: z.enum(["binary", "multiway"]).default("binary"),
+    max_categories_per_split: maxCategoriesParam(null),
     ...stoppingParams,
     ...pruningParams,
   })

@@ -25,7 +25,6 @@ import { SplitSearch, chooseSplit, impurityKindOf } from "./split-search.js";
 import type { TreeColumns } from "./tree-columns.js";
 import { columnsForFit } from "./tree-columns.js";
 import type { TreeState } from "./tree-state.js";
-import { CATEGORICAL } from "./tree-state.js";
 import { classWeights, hasMissing, holdOut, resolveMaxFeatures } from "./fit-inputs.js";
 
 export interface FitOverrides {
@@ -81,7 +80,7 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
   const arena = makeArena(growRows, growW, cols, tt);
   const root: NodeRange = { arena, start: 0, end: growRows.length };
 
-  const search = new SplitSearch(cols, tt, { criterion: opts.criterion, categoricalSplit: opts.categoricalSplit, minSamplesLeaf: opts.minSamplesLeaf });
+  const search = new SplitSearch(cols, tt, { criterion: opts.criterion, categoricalSplit: opts.categoricalSplit, minSamplesLeaf: opts.minSamplesLeaf, maxCategories: opts.maxCategoriesPerSplit });
   const kind = impurityKindOf(opts.criterion);
   const width = regression ? 1 : K;
   const builder = new TreeBuilder(width);
@@ -176,8 +175,10 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
   }
 
   function axisCandidates(item: Work, impurity: number): Candidate[] {
+    // A categorical feature stays eligible below a multiway split on it: a one-level branch
+    // has one level left (no split), a pooled branch (max_categories_per_split) can be split again.
     const eligible: number[] = [];
-    for (let f = 0; f < d; f++) if (!(opts.categoricalSplit === "multiway" && cols.cat[f] && usedOnPath(item.node, f))) eligible.push(f);
+    for (let f = 0; f < d; f++) eligible.push(f);
     const order = maxFeatures < eligible.length ? shuffled(eligible, ctx.rng) : eligible;
     const out: Candidate[] = [];
     for (let i = 0; i < order.length; i++) {
@@ -193,14 +194,6 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
     const axis = axisCandidates(item, impurity);
     const o = obliqueCandidate(item.range, cols, tt, opts, item.stats, item.weight, impurity, axis, ctx.rng, ctx.signal);
     return o ? [...axis, o] : axis;
-  }
-
-  function usedOnPath(node: number, f: number): boolean {
-    for (let p = builder.parent[node]; p >= 0; p = builder.parent[p]) {
-      const rule = builder.rule[p];
-      if (rule && rule.kind === CATEGORICAL && rule.feature === f) return true;
-    }
-    return false;
   }
 
   // Shares are products of fractions: a count that should be whole may be a rounding short of it.
