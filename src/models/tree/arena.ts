@@ -84,10 +84,20 @@ export function makeArena(
   const m = rows.length;
   const members = new Int32Array(m);
   for (let i = 0; i < m; i++) members[i] = i;
-  const sorted: (Int32Array | null)[] = cols.num.map(() => null);
-  const sortedValues: (Float64Array | null)[] = cols.num.map(() => null);
-  cols.num.forEach((values, f) => {
-    if (!values) return;
+  // Plain loops, not typed-array `from` with a callback: arenas are built per branch of every
+  // split with missing values, and the callback form is several times slower.
+  const yc = target.yc ? new Int32Array(m) : null;
+  const yr = target.yr ? new Float64Array(m) : null;
+  if (yc) for (let i = 0; i < m; i++) yc[i] = (target.yc as Int32Array)[rows[i]];
+  if (yr) for (let i = 0; i < m; i++) yr[i] = (target.yr as Float64Array)[rows[i]];
+  const d = cols.num.length;
+  const sorted: (Int32Array | null)[] = new Array<Int32Array | null>(d).fill(null);
+  const sortedValues: (Float64Array | null)[] = new Array<Float64Array | null>(d).fill(null);
+  const sortedClass: (Int32Array | null)[] = new Array<Int32Array | null>(d).fill(null);
+  const sortedTarget: (Float64Array | null)[] = new Array<Float64Array | null>(d).fill(null);
+  for (let f = 0; f < d; f++) {
+    const values = cols.num[f];
+    if (!values) continue;
     let list: Int32Array;
     if (sortedFrom) list = sortedFrom(f);
     else {
@@ -95,15 +105,22 @@ export function makeArena(
       for (let i = 0; i < m; i++) v[i] = values[rows[i]];
       list = argsortByValue(members, v);
     }
-    const sv = new Float64Array(list.length);
-    for (let i = 0; i < list.length; i++) sv[i] = values[rows[list[i]]];
+    const k = list.length;
+    const sv = new Float64Array(k);
+    for (let i = 0; i < k; i++) sv[i] = values[rows[list[i]]];
     sorted[f] = list;
     sortedValues[f] = sv;
-  });
-  const yc = target.yc ? Int32Array.from(rows, (r) => (target.yc as Int32Array)[r]) : null;
-  const yr = target.yr ? Float64Array.from(rows, (r) => (target.yr as Float64Array)[r]) : null;
-  const sortedClass = sorted.map((list) => (list && yc ? Int32Array.from(list, (s) => yc[s]) : null));
-  const sortedTarget = sorted.map((list) => (list && yr ? Float64Array.from(list, (s) => yr[s]) : null));
+    if (yc) {
+      const sc = new Int32Array(k);
+      for (let i = 0; i < k; i++) sc[i] = yc[list[i]];
+      sortedClass[f] = sc;
+    }
+    if (yr) {
+      const st = new Float64Array(k);
+      for (let i = 0; i < k; i++) st[i] = yr[list[i]];
+      sortedTarget[f] = st;
+    }
+  }
   let unitWeights = true;
   for (let i = 0; i < m && unitWeights; i++) unitWeights = w[i] === 1;
   let wholeRows = true;
@@ -111,7 +128,7 @@ export function makeArena(
   return {
     rows,
     w,
-    share: share ?? new Float64Array(m).fill(1),
+    share: share ?? ones(m),
     wholeRows,
     yc,
     yr,
@@ -125,6 +142,12 @@ export function makeArena(
     side: new Uint8Array(m),
     tmp: new Int32Array(m),
   };
+}
+
+function ones(m: number): Float64Array {
+  const a = new Float64Array(m);
+  for (let i = 0; i < m; i++) a[i] = 1;
+  return a;
 }
 
 export function accumulate(range: NodeRange, out: Float64Array): number {

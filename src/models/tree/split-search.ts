@@ -74,6 +74,8 @@ export class SplitSearch {
   private readonly pcMean: Float64Array;
   private readonly pcV: Float64Array;
   private readonly pcY: Float64Array;
+  private pcD = new Float64Array(0);
+  private readonly pcCov: Float64Array;
 
   constructor(
     private readonly cols: TreeColumns,
@@ -99,6 +101,7 @@ export class SplitSearch {
     this.pcMean = new Float64Array(this.S);
     this.pcV = new Float64Array(this.S);
     this.pcY = new Float64Array(this.S);
+    this.pcCov = new Float64Array(target.K >= 3 && target.K <= COVARIANCE_MAX_CLASSES ? target.K * target.K : 0);
   }
 
   /** `nodeStats`/`nodeW`/`nodeImpurity` describe every slot of the node, missing ones included. */
@@ -439,52 +442,91 @@ export class SplitSearch {
 
   /**
    * unitKey[u] = the projection of unit u's class proportions on the first principal
-   * component of all units' proportions, weighted by unit weight. Power iteration on
-   * the weighted covariance without forming it (O(units · K) per step), started from the
-   * unit furthest (by weight × squared distance) from the mean: deterministic.
+   * component of all units' proportions, weighted by unit weight. Power iteration on the
+   * weighted covariance — formed (O(units · K²)) for up to COVARIANCE_MAX_CLASSES classes,
+   * applied without forming it (O(units · K) per step) beyond — started from the unit
+   * furthest (weight × squared distance) from the mean, so the result is deterministic.
    */
   private principalScores(units: number[], Wt: number): void {
     const K = this.S;
+    const U = units.length;
     const { levelStats, levelW, tot, unitKey, pcMean: mean, pcV: v, pcY: y } = this;
+    if (U === 2) {
+      unitKey[units[0]] = 0; // one cut whatever the order
+      unitKey[units[1]] = 0;
+      return;
+    }
+    if (this.pcD.length < U * K) this.pcD = new Float64Array(Math.max(U * K, 2 * this.pcD.length));
+    const D = this.pcD; // row j: unit units[j]'s proportions minus the mean
     for (let k = 0; k < K; k++) mean[k] = tot[k] / Wt;
-    const dev = (u: number, k: number): number => levelStats[u * K + k] / levelW[u] - mean[k];
     let start = -1;
     let far = 0;
-    for (const u of units) {
+    for (let j = 0; j < U; j++) {
+      const u = units[j];
+      const inv = 1 / levelW[u];
       let d2 = 0;
-      for (let k = 0; k < K; k++) d2 += dev(u, k) ** 2;
+      for (let k = 0; k < K; k++) {
+        const dk = levelStats[u * K + k] * inv - mean[k];
+        D[j * K + k] = dk;
+        d2 += dk * dk;
+      }
       if (levelW[u] * d2 > far) {
         far = levelW[u] * d2;
-        start = u;
+        start = j;
       }
     }
     if (start < 0) {
       for (const u of units) unitKey[u] = 0; // every unit has the node's proportions
       return;
     }
-    for (let k = 0; k < K; k++) v[k] = dev(start, k);
+    for (let k = 0; k < K; k++) v[k] = D[start * K + k];
     normalise(v, K);
-    for (let iter = 0; iter < 100; iter++) {
-      y.fill(0, 0, K);
-      for (const u of units) {
-        let proj = 0;
-        for (let k = 0; k < K; k++) proj += dev(u, k) * v[k];
-        const c = levelW[u] * proj;
-        for (let k = 0; k < K; k++) y[k] += c * dev(u, k);
+    // The covariance costs K² per unit once; each product without it costs 2K per unit.
+    const cov = K <= COVARIANCE_MAX_CLASSES && U > 2 * K ? this.pcCov : null;
+    if (cov) {
+      cov.fill(0);
+      for (let j = 0; j < U; j++) {
+        const wu = levelW[units[j]];
+        for (let a = 0; a < K; a++) {
+          const c = wu * D[j * K + a];
+          if (c === 0) continue;
+          for (let k = 0; k < K; k++) cov[a * K + k] += c * D[j * K + k];
+        }
+      }
+    }
+    // Only the order of the projections matters: a loose tolerance and few steps suffice.
+    for (let iter = 0; iter < 50; iter++) {
+      y.fill(0);
+      if (cov) {
+        for (let a = 0; a < K; a++) {
+          let sum = 0;
+          for (let k = 0; k < K; k++) sum += cov[a * K + k] * v[k];
+          y[a] = sum;
+        }
+      } else {
+        for (let j = 0; j < U; j++) {
+          let proj = 0;
+          for (let k = 0; k < K; k++) proj += D[j * K + k] * v[k];
+          const c = levelW[units[j]] * proj;
+          for (let k = 0; k < K; k++) y[k] += c * D[j * K + k];
+        }
       }
       if (!(normalise(y, K) > 0)) break;
       let change = 0;
       for (let k = 0; k < K; k++) change = Math.max(change, Math.abs(y[k] - v[k]));
-      v.set(y.subarray(0, K));
-      if (change < 1e-10) break;
+      v.set(y);
+      if (change < 1e-6) break;
     }
-    for (const u of units) {
+    for (let j = 0; j < U; j++) {
       let proj = 0;
-      for (let k = 0; k < K; k++) proj += dev(u, k) * v[k];
-      unitKey[u] = proj;
+      for (let k = 0; k < K; k++) proj += D[j * K + k] * v[k];
+      unitKey[units[j]] = proj;
     }
   }
 }
+
+/** Classes up to which the K × K covariance is formed for the principal component (32 KB). */
+const COVARIANCE_MAX_CLASSES = 64;
 
 /** Scales a[0..K) to unit length; returns the length before. */
 function normalise(a: Float64Array, K: number): number {
