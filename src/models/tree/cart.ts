@@ -2,7 +2,7 @@
  * cart: binary splits — Gini index for classes, squared error for regression
  * (regression trees), numeric thresholds at midpoints, categorical attributes cut
  * into two groups (ordered by class share / mean for two classes or regression,
- * one level against the rest otherwise), cost-complexity pruning via ccp_alpha.
+ * by the first principal component of the class proportions otherwise), cost-complexity pruning via ccp_alpha.
  * `categorical_split: "multiway"` gives the book's chapter-4 tree with the Gini
  * index as criterion (one branch per level), whose root numbers seed 000 prints.
  * Missing values are handled natively with C4.5's weighting (the engine is shared),

@@ -15,8 +15,12 @@ export const stoppingParams = {
     .nullable()
     .default(null)
     .describe(`Deepest level a node may sit at (root = 0); null grows until the leaves are pure. At most ${MAX_TREE_DEPTH}: deeper is a chain of single-row splits, which null already allows.`),
-  min_samples_split: z.int().min(2).default(2).describe("Fewest rows a node needs to be split."),
-  min_samples_leaf: z.int().min(1).default(1).describe("Fewest rows each side of a split must keep."),
+  min_samples_split: z
+    .int()
+    .min(2)
+    .default(2)
+    .describe("Fewest rows a node needs to be split; a row copied into several branches because it misses a tested value counts by its share."),
+  min_samples_leaf: z.int().min(1).default(1).describe("Fewest rows each side of a split must keep (a node with fewer than twice this, counted as for min_samples_split, is a leaf)."),
   min_impurity_decrease: z.number().min(0).default(0).describe("A split must lower the weighted impurity, (node weight / total weight) × gain, by at least this."),
   max_features: z
     .union([z.enum(["sqrt", "log2"]), z.int().min(1).max(MAX_FEATURE_COUNT)])

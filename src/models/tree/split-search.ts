@@ -9,11 +9,14 @@
  *   impurity after the split, impurity(D) − gain (equal to the textbook's Σ r̃·Gini(D̃ᵛ)
  *   when nothing is missing; lower is better).
  * Numeric features are bi-partitioned at midpoints of consecutive distinct values.
- * Categorical features split multiway (one branch per level of the feature,
- * empty branches included, as TreeGenerate does) or binary: for two classes or a
- * regression target the levels are ordered by class-1 share / mean and only the
- * L−1 cuts of that order are tried (exact for these impurities, Breiman et al.);
- * otherwise each level against the rest.
+ * Categorical features split multiway (one branch per level present at the node;
+ * the levels absent there share one empty branch, TreeGenerate's case 3) or binary:
+ * the levels are ordered — by class-1 share / mean for two classes or a regression
+ * target (exact for these impurities, Breiman et al.), along the first principal
+ * component of their class proportions otherwise (Coppersmith, Hong and Hosking
+ * 1999) — and only the L−1 cuts of that order are tried: O(L log L + L·K) per node
+ * (L·K² for the component when L > 2K), whatever the column's level count.
+ * max_categories_per_split pools the lightest levels at a node into one unit first.
  * Ties: within a feature the lowest threshold (or first cut) wins.
  */
 import type { Arena, NodeRange, SplitRule, TreeTarget } from "./arena.js";
