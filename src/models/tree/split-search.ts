@@ -321,7 +321,7 @@ export class SplitSearch {
       const units = this.pool(f, present);
       const rho = Wt / nodeW;
       const impT = this.imp(tot, 0, Wt);
-      if (this.opts.categoricalSplit === "multiway") return this.multiway(f, units, Wt, impT, rho, nodeImpurity);
+      if (this.opts.categoricalSplit === "multiway") return this.multiway(f, present, units, Wt, impT, rho, nodeImpurity);
       return this.binaryCategorical(f, present, units, Wt, impT, rho, nodeImpurity);
     } finally {
       for (const l of present) {
@@ -368,7 +368,7 @@ export class SplitSearch {
    * levels absent from the node share one empty branch (a leaf with the parent's
    * class distribution, seed 001's case 3), each placed at its first level.
    */
-  private multiway(f: number, units: number[], Wt: number, impT: number, rho: number, nodeImpurity: number): Candidate | null {
+  private multiway(f: number, present: Int32Array, units: number[], Wt: number, impT: number, rho: number, nodeImpurity: number): Candidate | null {
     const S = this.S;
     const { levelStats, levelW, levelN, pooled } = this;
     const msl = this.opts.minSamplesLeaf;
@@ -380,16 +380,20 @@ export class SplitSearch {
       unitW.push(levelW[u]);
     }
     const L = this.cols.nLevels[f];
-    const levelMap = new Int32Array(L);
-    let nb = 0;
-    let poolBranch = -1;
-    let emptyBranch = -1;
-    for (let l = 0; l < L; l++) {
-      if (levelN[l] === 0) levelMap[l] = emptyBranch >= 0 ? emptyBranch : (emptyBranch = nb++);
-      else if (pooled[l]) levelMap[l] = poolBranch >= 0 ? poolBranch : (poolBranch = nb++);
-      else levelMap[l] = nb++;
-    }
-    const rule: SplitRule = { kind: CATEGORICAL, feature: f, threshold: NaN, nBranches: nb, levelMap, weights: null };
+    const levels = present.slice();
+    const inPool = Uint8Array.from(levels, (l) => pooled[l]);
+    const nb = units.length + (levels.length < L ? 1 : 0);
+    const rule = lazyCategoricalRule(f, nb, () => {
+      const levelMap = new Int32Array(L);
+      let b = 0;
+      let poolBranch = -1;
+      let emptyBranch = -1;
+      for (let l = 0, i = 0; l < L; l++) {
+        if (i < levels.length && levels[i] === l) levelMap[l] = inPool[i++] ? (poolBranch >= 0 ? poolBranch : (poolBranch = b++)) : b++;
+        else levelMap[l] = emptyBranch >= 0 ? emptyBranch : (emptyBranch = b++);
+      }
+      return levelMap;
+    });
     return this.finish(f, impT - after, rho, intrinsicValue(unitW, unitW.length, Wt), nodeImpurity, rule, NaN);
   }
 
@@ -430,16 +434,21 @@ export class SplitSearch {
       }
     }
     if (bestCut < 0) return null;
-    const levelMap = new Int32Array(this.cols.nLevels[f]).fill(-1); // levels this node never saw: routed like a missing value
     const P = this.poolSlot;
     let WLbest = 0;
+    // unitKey is done with: it now holds each unit's side.
     order.forEach((u, j) => {
-      const side = j <= bestCut ? 0 : 1;
-      if (side === 0) WLbest += levelW[u];
-      if (u !== P) levelMap[u] = side;
-      else for (const l of present) if (pooled[l]) levelMap[l] = side;
+      unitKey[u] = j <= bestCut ? 0 : 1;
+      if (j <= bestCut) WLbest += levelW[u];
     });
-    const rule: SplitRule = { kind: CATEGORICAL, feature: f, threshold: NaN, nBranches: 2, levelMap, weights: null };
+    const levels = present.slice();
+    const sides = Uint8Array.from(levels, (l) => unitKey[pooled[l] ? P : l]);
+    const L = this.cols.nLevels[f];
+    const rule = lazyCategoricalRule(f, 2, () => {
+      const levelMap = new Int32Array(L).fill(-1); // levels this node never saw: routed like a missing value
+      for (let i = 0; i < levels.length; i++) levelMap[levels[i]] = sides[i];
+      return levelMap;
+    });
     return this.finish(f, bestDelta, rho, intrinsicValue([WLbest, Wt - WLbest], 2, Wt), nodeImpurity, rule, NaN);
   }
 
@@ -530,6 +539,26 @@ export class SplitSearch {
 
 /** Classes up to which the K × K covariance is formed for the principal component (32 KB). */
 const COVARIANCE_MAX_CLASSES = 64;
+
+/**
+ * A categorical rule whose level map (one entry per level of the column) is built
+ * only when read: every node evaluates each categorical feature, one split is kept,
+ * and a map per candidate would cost nodes × features × levels.
+ */
+function lazyCategoricalRule(feature: number, nBranches: number, build: () => Int32Array): SplitRule {
+  let map: Int32Array | null = null;
+  return {
+    kind: CATEGORICAL,
+    feature,
+    threshold: NaN,
+    nBranches,
+    weights: null,
+    get levelMap(): Int32Array {
+      map ??= build();
+      return map;
+    },
+  };
+}
 
 /** Scales a[0..K) to unit length; returns the length before. */
 function normalise(a: Float64Array, K: number): number {
