@@ -475,10 +475,11 @@ export class SplitSearch {
     let far = 0;
     for (let j = 0; j < U; j++) {
       const u = units[j];
-      const inv = 1 / levelW[u];
+      const weighted = levelW[u] > 0; // a level of zero-weight rows sits at the mean
+      const inv = weighted ? 1 / levelW[u] : 0;
       let d2 = 0;
       for (let k = 0; k < K; k++) {
-        const dk = levelStats[u * K + k] * inv - mean[k];
+        const dk = weighted ? levelStats[u * K + k] * inv - mean[k] : 0;
         D[j * K + k] = dk;
         d2 += dk * dk;
       }
