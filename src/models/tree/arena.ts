@@ -16,6 +16,16 @@ import { CATEGORICAL, OBLIQUE, THRESHOLD } from "./tree-state.js";
 export interface Arena {
   readonly rows: Int32Array;
   readonly w: Float64Array;
+  /**
+   * The part of its training row a slot stands for: 1, or the product of the branch
+   * fractions a missing value sent it down. Σ share over a node is its row count for
+   * min_samples_split / min_samples_leaf, so that copies of rows missing a tested value
+   * (which every branch receives) do not count as whole rows: without it a row missing a
+   * value the tree keeps testing is copied at every such split, and the tree with it.
+   */
+  readonly share: Float64Array;
+  /** Every share is 1 (no missing-value copies): a node's row count is its slot count. */
+  readonly wholeRows: boolean;
   /** The target per slot (class index or value): read in every scan, so kept next to the slot, not behind `rows`. */
   readonly yc: Int32Array | null;
   readonly yr: Float64Array | null;
@@ -69,14 +79,25 @@ export function makeArena(
   cols: TreeColumns,
   target: TreeTarget,
   sortedFrom?: (f: number) => Int32Array,
+  share?: Float64Array,
 ): Arena {
   const m = rows.length;
   const members = new Int32Array(m);
   for (let i = 0; i < m; i++) members[i] = i;
-  const sorted: (Int32Array | null)[] = cols.num.map(() => null);
-  const sortedValues: (Float64Array | null)[] = cols.num.map(() => null);
-  cols.num.forEach((values, f) => {
-    if (!values) return;
+  // Plain loops, not typed-array `from` with a callback: arenas are built per branch of every
+  // split with missing values, and the callback form is several times slower.
+  const yc = target.yc ? new Int32Array(m) : null;
+  const yr = target.yr ? new Float64Array(m) : null;
+  if (yc) for (let i = 0; i < m; i++) yc[i] = (target.yc as Int32Array)[rows[i]];
+  if (yr) for (let i = 0; i < m; i++) yr[i] = (target.yr as Float64Array)[rows[i]];
+  const d = cols.num.length;
+  const sorted: (Int32Array | null)[] = new Array<Int32Array | null>(d).fill(null);
+  const sortedValues: (Float64Array | null)[] = new Array<Float64Array | null>(d).fill(null);
+  const sortedClass: (Int32Array | null)[] = new Array<Int32Array | null>(d).fill(null);
+  const sortedTarget: (Float64Array | null)[] = new Array<Float64Array | null>(d).fill(null);
+  for (let f = 0; f < d; f++) {
+    const values = cols.num[f];
+    if (!values) continue;
     let list: Int32Array;
     if (sortedFrom) list = sortedFrom(f);
     else {
@@ -84,20 +105,31 @@ export function makeArena(
       for (let i = 0; i < m; i++) v[i] = values[rows[i]];
       list = argsortByValue(members, v);
     }
-    const sv = new Float64Array(list.length);
-    for (let i = 0; i < list.length; i++) sv[i] = values[rows[list[i]]];
+    const k = list.length;
+    const sv = new Float64Array(k);
+    for (let i = 0; i < k; i++) sv[i] = values[rows[list[i]]];
     sorted[f] = list;
     sortedValues[f] = sv;
-  });
-  const yc = target.yc ? Int32Array.from(rows, (r) => (target.yc as Int32Array)[r]) : null;
-  const yr = target.yr ? Float64Array.from(rows, (r) => (target.yr as Float64Array)[r]) : null;
-  const sortedClass = sorted.map((list) => (list && yc ? Int32Array.from(list, (s) => yc[s]) : null));
-  const sortedTarget = sorted.map((list) => (list && yr ? Float64Array.from(list, (s) => yr[s]) : null));
+    if (yc) {
+      const sc = new Int32Array(k);
+      for (let i = 0; i < k; i++) sc[i] = yc[list[i]];
+      sortedClass[f] = sc;
+    }
+    if (yr) {
+      const st = new Float64Array(k);
+      for (let i = 0; i < k; i++) st[i] = yr[list[i]];
+      sortedTarget[f] = st;
+    }
+  }
   let unitWeights = true;
   for (let i = 0; i < m && unitWeights; i++) unitWeights = w[i] === 1;
+  let wholeRows = true;
+  if (share) for (let i = 0; i < m && wholeRows; i++) wholeRows = share[i] === 1;
   return {
     rows,
     w,
+    share: share ?? ones(m),
+    wholeRows,
     yc,
     yr,
     members,
@@ -110,6 +142,12 @@ export function makeArena(
     side: new Uint8Array(m),
     tmp: new Int32Array(m),
   };
+}
+
+function ones(m: number): Float64Array {
+  const a = new Float64Array(m);
+  for (let i = 0; i < m; i++) a[i] = 1;
+  return a;
 }
 
 export function accumulate(range: NodeRange, out: Float64Array): number {

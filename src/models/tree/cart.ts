@@ -2,14 +2,14 @@
  * cart: binary splits — Gini index for classes, squared error for regression
  * (regression trees), numeric thresholds at midpoints, categorical attributes cut
  * into two groups (ordered by class share / mean for two classes or regression,
- * one level against the rest otherwise), cost-complexity pruning via ccp_alpha.
+ * by the first principal component of the class proportions otherwise), cost-complexity pruning via ccp_alpha.
  * `categorical_split: "multiway"` gives the book's chapter-4 tree with the Gini
  * index as criterion (one branch per level), whose root numbers seed 000 prints.
  * Missing values are handled natively with C4.5's weighting (the engine is shared),
  * rather than CART's surrogate splits.
  */
 import { z } from "zod";
-import { engineOptions, pruningParams, stoppingParams } from "./params.js";
+import { engineOptions, maxCategoriesParam, pruningParams, stoppingParams } from "./params.js";
 import { treeAlgorithm } from "./preset.js";
 
 const params = z
@@ -20,6 +20,7 @@ const params = z
       .default(null)
       .describe("null: gini_index for classification, mse for regression."),
     categorical_split: z.enum(["binary", "multiway"]).default("binary"),
+    max_categories_per_split: maxCategoriesParam(null),
     ...stoppingParams,
     ...pruningParams,
   })

@@ -22,6 +22,8 @@ export interface EngineOptions {
   /** Features drawn (seeded) at each node; null = all. */
   readonly maxFeatures: number | "sqrt" | "log2" | null;
   readonly classWeight: "balanced" | Record<string, number> | null;
+  /** Levels a categorical split tells apart at one node, the lightest there pooled beyond it; null = no cap. */
+  readonly maxCategoriesPerSplit: number | null;
   readonly pruning: Pruning;
   readonly validationFraction: number;
   readonly confidenceFactor: number;
@@ -40,6 +42,7 @@ export const DEFAULT_ENGINE: EngineOptions = {
   minImpurityDecrease: 0,
   maxFeatures: null,
   classWeight: null,
+  maxCategoriesPerSplit: null,
   pruning: "none",
   validationFraction: 0.25,
   confidenceFactor: 0.25,

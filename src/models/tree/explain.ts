@@ -4,8 +4,9 @@
  * Where API.md is silent:
  * - children of a categorical split say `{ equals: level }` for a one-level branch,
  *   `{ not_equals: level }` for the "rest" side of a one-vs-rest split, and
- *   `{ in: [levels] }` for a group of levels (CART's ordered cut); a level the node
- *   never saw is routed like a missing value;
+ *   `{ in: [levels] }` for a group of levels (a binary cut, a pooled group of
+ *   max_categories_per_split, or the empty branch the levels absent from a multiway
+ *   split share); in a binary cut a level the node never saw is routed like a missing value;
  * - missing values have no branch of their own: a row missing the tested value
  *   follows every branch weighted by the child's `fraction` (its share of the
  *   node's known training weight), so every child entry carries `fraction`;

@@ -45,7 +45,7 @@ export function featureScores(frame: Frame, target: string, method: TreeScoreMet
   const stats = new Float64Array(K);
   const W = accumulate(range, stats);
   const impurity = impurityOf(impurityKindOf(method), stats, 0, K, W);
-  const search = new SplitSearch(cols, tt, { criterion: method, categoricalSplit: "multiway", minSamplesLeaf: 1 });
+  const search = new SplitSearch(cols, tt, { criterion: method, categoricalSplit: "multiway", minSamplesLeaf: 1, maxCategories: null });
   const out = names.map((feature, f): FeatureScore => {
     const c = search.evaluate(range, f, stats, W, impurity);
     if (!c) return { feature, score: method === "gini_index" ? impurity : 0 };

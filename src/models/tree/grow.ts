@@ -25,7 +25,6 @@ import { SplitSearch, chooseSplit, impurityKindOf } from "./split-search.js";
 import type { TreeColumns } from "./tree-columns.js";
 import { columnsForFit } from "./tree-columns.js";
 import type { TreeState } from "./tree-state.js";
-import { CATEGORICAL } from "./tree-state.js";
 import { classWeights, hasMissing, holdOut, resolveMaxFeatures } from "./fit-inputs.js";
 
 export interface FitOverrides {
@@ -43,6 +42,8 @@ interface Work {
   readonly range: NodeRange;
   readonly node: number;
   readonly depth: number;
+  /** Rows in the node, a missing-value copy counting by its share (Arena.share). */
+  readonly count: number;
   readonly stats: Float64Array;
   readonly weight: number;
   readonly val: ValRows | null;
@@ -79,7 +80,7 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
   const arena = makeArena(growRows, growW, cols, tt);
   const root: NodeRange = { arena, start: 0, end: growRows.length };
 
-  const search = new SplitSearch(cols, tt, { criterion: opts.criterion, categoricalSplit: opts.categoricalSplit, minSamplesLeaf: opts.minSamplesLeaf });
+  const search = new SplitSearch(cols, tt, { criterion: opts.criterion, categoricalSplit: opts.categoricalSplit, minSamplesLeaf: opts.minSamplesLeaf, maxCategories: opts.maxCategoriesPerSplit });
   const kind = impurityKindOf(opts.criterion);
   const width = regression ? 1 : K;
   const builder = new TreeBuilder(width);
@@ -93,7 +94,7 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
 
   const d = cols.schema.length;
   const maxFeatures = resolveMaxFeatures(opts.maxFeatures, d);
-  const stack: Work[] = [{ range: root, node: 0, depth: 0, stats: rootStats, weight: rootW, val: valRoot }];
+  const stack: Work[] = [{ range: root, node: 0, depth: 0, count: growRows.length, stats: rootStats, weight: rootW, val: valRoot }];
   let expanded = 0;
   let settled = 0;
   while (stack.length > 0) {
@@ -123,14 +124,13 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
   });
 
   function expand(item: Work): Work[] | null {
-    const { range, node, depth, stats, weight } = item;
-    const count = range.end - range.start;
+    const { node, depth, count, stats, weight } = item;
     const impurity = builder.impurity[node];
     // The same tests as needsRows below, first: a range that was not partitioned must not be read.
     if (impurity <= 1e-12 || isPure(stats)) return null;
     if (opts.maxDepth !== null && depth >= opts.maxDepth) return null;
-    if (count < opts.minSamplesSplit || count < 2 * opts.minSamplesLeaf) return null;
-    if (regression && constantTarget(range)) return null;
+    if (!enoughRows(count)) return null;
+    if (regression && constantTarget(item.range)) return null;
 
     const candidates = opts.oblique ? obliqueCandidates(item, impurity) : axisCandidates(item, impurity);
     const best = chooseSplit(candidates, opts.criterion);
@@ -140,11 +140,10 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
     // A child that will be a leaf at once (pure, too small, at max depth) needs no sorted rows.
     const needsRows = (count: number, s: Float64Array, w: number): boolean =>
       w > 0 &&
-      count >= opts.minSamplesSplit &&
-      count >= 2 * opts.minSamplesLeaf &&
+      enoughRows(count) &&
       (opts.maxDepth === null || depth + 1 < opts.maxDepth) &&
       !isPure(s);
-    const outcome = splitRange(range, best.rule, cols, tt, needsRows);
+    const outcome = splitRange(item.range, best.rule, cols, tt, needsRows);
     const childStats = outcome.children.map((_, b) => ({ s: outcome.stats[b], w: outcome.weights[b] }));
     const parentValue = builder.valueOf(node);
     const childValues = childStats.map((c) => (c.w > 0 ? Array.from(valueOf(c.s)) : parentValue));
@@ -166,15 +165,20 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
     builder.setSplit(node, best, candidates, first);
     const out: Work[] = [];
     outcome.children.forEach((r, b) => {
-      if (r.end === r.start || !(childStats[b].w > 0)) return; // case 3: empty branch, parent's majority
-      out.push({ range: r, node: first + b, depth: depth + 1, stats: childStats[b].s, weight: childStats[b].w, val: childVal[b] });
+      if (!r || r.end === r.start || !(childStats[b].w > 0)) {
+        settled += childStats[b].w; // a leaf at once (null) or case 3, an empty branch with the parent's majority
+        return;
+      }
+      out.push({ range: r, node: first + b, depth: depth + 1, count: outcome.counts[b], stats: childStats[b].s, weight: childStats[b].w, val: childVal[b] });
     });
     return out;
   }
 
   function axisCandidates(item: Work, impurity: number): Candidate[] {
+    // A categorical feature stays eligible below a multiway split on it: a one-level branch
+    // has one level left (no split), a pooled branch (max_categories_per_split) can be split again.
     const eligible: number[] = [];
-    for (let f = 0; f < d; f++) if (!(opts.categoricalSplit === "multiway" && cols.cat[f] && usedOnPath(item.node, f))) eligible.push(f);
+    for (let f = 0; f < d; f++) eligible.push(f);
     const order = maxFeatures < eligible.length ? shuffled(eligible, ctx.rng) : eligible;
     const out: Candidate[] = [];
     for (let i = 0; i < order.length; i++) {
@@ -192,12 +196,10 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
     return o ? [...axis, o] : axis;
   }
 
-  function usedOnPath(node: number, f: number): boolean {
-    for (let p = builder.parent[node]; p >= 0; p = builder.parent[p]) {
-      const rule = builder.rule[p];
-      if (rule && rule.kind === CATEGORICAL && rule.feature === f) return true;
-    }
-    return false;
+  // Shares are products of fractions: a count that should be whole may be a rounding short of it.
+  function enoughRows(count: number): boolean {
+    const c = count + 1e-9;
+    return c >= opts.minSamplesSplit && c >= 2 * opts.minSamplesLeaf;
   }
 
   function isPure(stats: Float64Array): boolean {

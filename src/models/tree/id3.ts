@@ -1,14 +1,15 @@
 /**
- * id3: information gain, one branch per level of a categorical attribute, each
- * categorical attribute used at most once on a path. Numeric attributes are
+ * id3: information gain, one branch per level of a categorical attribute present
+ * at the node (absent levels share one empty leaf; beyond max_categories_per_split
+ * the lightest share one branch, which may be split on the attribute again). Numeric attributes are
  * bi-partitioned at midpoints as C4.5 does (ID3 proper has none). Classic ID3 has
  * no missing-value handling, so the pipeline imputes before it.
  */
 import { z } from "zod";
-import { engineOptions, pruningParams, stoppingParams } from "./params.js";
+import { engineOptions, maxCategoriesParam, pruningParams, stoppingParams } from "./params.js";
 import { treeAlgorithm } from "./preset.js";
 
-const params = z.object({ ...stoppingParams, ...pruningParams }).strict();
+const params = z.object({ ...stoppingParams, max_categories_per_split: maxCategoriesParam(32), ...pruningParams }).strict();
 export type Id3Params = z.infer<typeof params>;
 
 export const id3 = treeAlgorithm<Id3Params>({

@@ -15,8 +15,12 @@ export const stoppingParams = {
     .nullable()
     .default(null)
     .describe(`Deepest level a node may sit at (root = 0); null grows until the leaves are pure. At most ${MAX_TREE_DEPTH}: deeper is a chain of single-row splits, which null already allows.`),
-  min_samples_split: z.int().min(2).default(2).describe("Fewest rows a node needs to be split."),
-  min_samples_leaf: z.int().min(1).default(1).describe("Fewest rows each side of a split must keep."),
+  min_samples_split: z
+    .int()
+    .min(2)
+    .default(2)
+    .describe("Fewest rows a node needs to be split; a row copied into several branches because it misses a tested value counts by its share."),
+  min_samples_leaf: z.int().min(1).default(1).describe("Fewest rows each side of a split must keep (a node with fewer than twice this, counted as for min_samples_split, is a leaf)."),
   min_impurity_decrease: z.number().min(0).default(0).describe("A split must lower the weighted impurity, (node weight / total weight) × gain, by at least this."),
   max_features: z
     .union([z.enum(["sqrt", "log2"]), z.int().min(1).max(MAX_FEATURE_COUNT)])
@@ -40,10 +44,29 @@ export const pruningParams = {
   ccp_alpha: z.number().min(0).default(0).describe("Minimal cost-complexity pruning: subtrees whose effective alpha is at most this are cut."),
 };
 
+/**
+ * The level cap of categorical splits, with the preset's default: multiway presets
+ * cap their branches; CART's binary cut orders all levels exactly, so it has none.
+ */
+export function maxCategoriesParam(fallback: number | null) {
+  return z
+    .int()
+    .min(2)
+    .max(MAX_CATEGORIES_PER_SPLIT)
+    .nullable()
+    .default(fallback)
+    .describe(
+      `Most levels of a categorical feature one split tells apart. Where more are present at a node, the ones with the least training weight there are pooled into one group (one branch of a multiway split, one unit of a binary cut), which lower nodes may split again; null: no cap. Levels absent from a node share one empty branch (a leaf with the parent's class distribution) in a multiway split and are treated as missing in a binary one. At most ${MAX_CATEGORIES_PER_SPLIT.toLocaleString("en")}.`,
+    );
+}
+
+/** A bound for the cap: beyond the levels any column could have in a table the service accepts, it sizes nothing more. */
+export const MAX_CATEGORIES_PER_SPLIT = 1_000_000;
+
 type Stopping = { [K in keyof typeof stoppingParams]: z.infer<(typeof stoppingParams)[K]> };
 type PruningP = { [K in keyof typeof pruningParams]: z.infer<(typeof pruningParams)[K]> };
 
-export function engineOptions(p: Stopping & Partial<PruningP>, rest: Partial<EngineOptions>): EngineOptions {
+export function engineOptions(p: Stopping & Partial<PruningP> & { max_categories_per_split?: number | null }, rest: Partial<EngineOptions>): EngineOptions {
   return {
     ...DEFAULT_ENGINE,
     maxDepth: p.max_depth,
@@ -56,6 +79,7 @@ export function engineOptions(p: Stopping & Partial<PruningP>, rest: Partial<Eng
     validationFraction: p.validation_fraction ?? DEFAULT_ENGINE.validationFraction,
     confidenceFactor: p.confidence_factor ?? DEFAULT_ENGINE.confidenceFactor,
     ccpAlpha: p.ccp_alpha ?? 0,
+    maxCategoriesPerSplit: p.max_categories_per_split ?? null,
     ...rest,
   };
 }

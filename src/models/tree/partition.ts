@@ -5,17 +5,20 @@
  * copied into one fresh arena per branch, missing ones with reduced weights.
  */
 import type { Arena, NodeRange, SplitRule, TreeTarget } from "./arena.js";
-import { accumulate, branchOf, makeArena } from "./arena.js";
+import { branchOf, makeArena } from "./arena.js";
 import type { TreeColumns } from "./tree-columns.js";
 import { THRESHOLD } from "./tree-state.js";
 
 export interface SplitOutcome {
-  readonly children: NodeRange[];
+  /** Per branch: its rows, or null for a branch with missing-value copies that becomes a leaf at once (its rows are never built). */
+  readonly children: (NodeRange | null)[];
   /** Share of the node's non-missing weight per branch (r̃_v). */
   readonly fractions: Float64Array;
   /** Per branch: its statistics (class weights, or Σw, Σw·y, Σw·y²) and weight, missing slots' shares included. */
   readonly stats: Float64Array[];
   readonly weights: Float64Array;
+  /** Per branch: its row count, a missing-value copy counting by its share (Arena.share). */
+  readonly counts: Float64Array;
 }
 
 /**
@@ -29,10 +32,11 @@ export type NeedsRows = (count: number, stats: Float64Array, weight: number) => 
 export function splitRange(range: NodeRange, rule: SplitRule, cols: TreeColumns, target: TreeTarget, needsRows: NeedsRows): SplitOutcome {
   const { arena, start, end } = range;
   const nb = rule.nBranches;
-  const { rows, w, members, mark, side } = arena;
+  const { rows, w, members, mark, side, share } = arena;
   const S = target.S;
   const branchW = new Float64Array(nb);
   const branchN = new Int32Array(nb);
+  const branchC = new Float64Array(nb);
   const bstats = new Float64Array(nb * S);
   let missing = 0;
   if (rule.kind === THRESHOLD) {
@@ -50,7 +54,8 @@ export function splitRange(range: NodeRange, rule: SplitRule, cols: TreeColumns,
       else {
         branchW[b] += w[s];
         branchN[b]++;
-        addStats(bstats, b * S, arena, s);
+        branchC[b] += share[s];
+        addStats(bstats, b * S, arena, s, w[s]);
       }
     }
   } else {
@@ -63,7 +68,8 @@ export function splitRange(range: NodeRange, rule: SplitRule, cols: TreeColumns,
       else {
         branchW[b] += w[s];
         branchN[b]++;
-        addStats(bstats, b * S, arena, s);
+        branchC[b] += share[s];
+        addStats(bstats, b * S, arena, s, w[s]);
       }
     }
   }
@@ -73,19 +79,16 @@ export function splitRange(range: NodeRange, rule: SplitRule, cols: TreeColumns,
   for (let b = 0; b < nb; b++) fractions[b] = known > 0 ? branchW[b] / known : 0;
   if (missing === 0) {
     const stats = Array.from({ length: nb }, (_, b) => bstats.slice(b * S, (b + 1) * S));
+    const counts = arena.wholeRows ? Float64Array.from(branchN) : branchC;
     let partition = false;
-    for (let b = 0; b < nb && !partition; b++) partition = needsRows(branchN[b], stats[b], branchW[b]);
+    for (let b = 0; b < nb && !partition; b++) partition = needsRows(counts[b], stats[b], branchW[b]);
     const children = partition ? partitionInPlace(range, branchN) : rangesOnly(range, branchN);
-    return { children, fractions, stats, weights: branchW };
+    return { children, fractions, stats, weights: branchW, counts };
   }
-  const children = copyWithMissing(range, fractions, cols, target);
-  const stats = children.map(() => new Float64Array(S));
-  const weights = Float64Array.from(children, (r, b) => accumulate(r, stats[b]));
-  return { children, fractions, stats, weights };
+  return copyWithMissing(range, fractions, cols, target, needsRows);
 }
 
-function addStats(out: Float64Array, off: number, arena: Arena, s: number): void {
-  const wi = arena.w[s];
+function addStats(out: Float64Array, off: number, arena: Arena, s: number, wi: number): void {
   if (arena.yc) out[off + arena.yc[s]] += wi;
   else {
     const y = (arena.yr as Float64Array)[s];
@@ -244,38 +247,89 @@ function partitionList(list: Int32Array, start: number, end: number, arena: Aren
   list.set(tmp.subarray(0, end - start), start);
 }
 
-function copyWithMissing(range: NodeRange, fractions: Float64Array, cols: TreeColumns, target: TreeTarget): NodeRange[] {
+/**
+ * C4.5's weighting: each branch gets its own rows plus every row missing the tested
+ * value, with weight and share × the branch's fraction. Statistics are summed slot by
+ * slot in node order (as a fresh arena would sum them); arenas are built only for the
+ * branches that will be split again.
+ */
+function copyWithMissing(range: NodeRange, fractions: Float64Array, cols: TreeColumns, target: TreeTarget, needsRows: NeedsRows): SplitOutcome {
   const { arena, start, end } = range;
-  const { rows, w, members, mark } = arena;
-  const map = new Int32Array(arena.rows.length);
-  const children: NodeRange[] = [];
-  for (let b = 0; b < fractions.length; b++) {
-    const r = fractions[b];
-    let m = 0;
-    for (let i = start; i < end; i++) {
-      const s = members[i];
-      map[s] = mark[s] === b || (mark[s] < 0 && r > 0) ? m++ : -1;
+  const { rows, w, members, mark, share } = arena;
+  const nb = fractions.length;
+  const S = target.S;
+  const stats = Array.from({ length: nb }, () => new Float64Array(S));
+  const weights = new Float64Array(nb);
+  const counts = new Float64Array(nb);
+  const sizes = new Int32Array(nb);
+  for (let i = start; i < end; i++) {
+    const s = members[i];
+    const b = mark[s];
+    if (b >= 0) {
+      addStats(stats[b], 0, arena, s, w[s]);
+      weights[b] += w[s];
+      counts[b] += share[s];
+      sizes[b]++;
+      continue;
     }
+    for (let c = 0; c < nb; c++) {
+      const r = fractions[c];
+      if (!(r > 0)) continue;
+      const wi = w[s] * r;
+      addStats(stats[c], 0, arena, s, wi);
+      weights[c] += wi;
+      counts[c] += share[s] * r;
+      sizes[c]++;
+    }
+  }
+  const map = scratchMap(arena.rows.length);
+  const children: (NodeRange | null)[] = [];
+  for (let b = 0; b < nb; b++) {
+    if (sizes[b] === 0 || !needsRows(counts[b], stats[b], weights[b])) {
+      children.push(sizes[b] === 0 ? { arena, start, end: start } : null);
+      continue;
+    }
+    const r = fractions[b];
+    const m = sizes[b];
     const crow = new Int32Array(m);
     const cw = new Float64Array(m);
+    const cshare = new Float64Array(m);
+    let t = 0;
     for (let i = start; i < end; i++) {
       const s = members[i];
-      const t = map[s];
-      if (t < 0) continue;
+      const inBranch = mark[s] === b || (mark[s] < 0 && r > 0);
+      map[s] = inBranch ? t : -1;
+      if (!inBranch) continue;
       crow[t] = rows[s];
       cw[t] = mark[s] < 0 ? w[s] * r : w[s];
+      cshare[t] = mark[s] < 0 ? share[s] * r : share[s];
+      t++;
     }
-    const child = makeArena(crow, cw, cols, target, (f) => {
-      const list = arena.sorted[f] as Int32Array;
-      const out = new Int32Array(m);
-      let k = 0;
-      for (let i = start; i < end; i++) {
-        const t = map[list[i]];
-        if (t >= 0) out[k++] = t;
-      }
-      return out;
-    });
+    const child = makeArena(
+      crow,
+      cw,
+      cols,
+      target,
+      (f) => {
+        const list = arena.sorted[f] as Int32Array;
+        const out = new Int32Array(m);
+        let k = 0;
+        for (let i = start; i < end; i++) {
+          const j = map[list[i]];
+          if (j >= 0) out[k++] = j;
+        }
+        return out;
+      },
+      cshare,
+    );
     children.push({ arena: child, start: 0, end: m });
   }
-  return children;
+  return { children, fractions, stats, weights, counts };
+}
+
+/** Slot → child slot while one branch is copied; only the node's own slots are written and read. */
+let mapScratch = new Int32Array(1024);
+function scratchMap(n: number): Int32Array {
+  if (mapScratch.length < n) mapScratch = new Int32Array(Math.max(n, 2 * mapScratch.length));
+  return mapScratch;
 }

@@ -9,11 +9,14 @@
  *   impurity after the split, impurity(D) − gain (equal to the textbook's Σ r̃·Gini(D̃ᵛ)
  *   when nothing is missing; lower is better).
  * Numeric features are bi-partitioned at midpoints of consecutive distinct values.
- * Categorical features split multiway (one branch per level of the feature,
- * empty branches included, as TreeGenerate does) or binary: for two classes or a
- * regression target the levels are ordered by class-1 share / mean and only the
- * L−1 cuts of that order are tried (exact for these impurities, Breiman et al.);
- * otherwise each level against the rest.
+ * Categorical features split multiway (one branch per level present at the node;
+ * the levels absent there share one empty branch, TreeGenerate's case 3) or binary:
+ * the levels are ordered — by class-1 share / mean for two classes or a regression
+ * target (exact for these impurities, Breiman et al.), along the first principal
+ * component of their class proportions otherwise (Coppersmith, Hong and Hosking
+ * 1999) — and only the L−1 cuts of that order are tried: O(L log L + L·K) per node
+ * (L·K² for the component when L > 2K), whatever the column's level count.
+ * max_categories_per_split pools the lightest levels at a node into one unit first.
  * Ties: within a feature the lowest threshold (or first cut) wins.
  */
 import type { Arena, NodeRange, SplitRule, TreeTarget } from "./arena.js";
@@ -37,6 +40,8 @@ export interface SearchOptions {
   readonly criterion: Criterion;
   readonly categoricalSplit: "multiway" | "binary";
   readonly minSamplesLeaf: number;
+  /** Levels a categorical split tells apart at one node; the rest (the lightest there) are pooled. Null: no cap. */
+  readonly maxCategories: number | null;
 }
 
 /** Threshold between two consecutive distinct values; rounding (or an infinity) must not move a value across it. */
@@ -61,6 +66,19 @@ export class SplitSearch {
   private readonly levelStats: Float64Array;
   private readonly levelW: Float64Array;
   private readonly levelN: Int32Array;
+  /** The levels present at the node, in the order first seen. */
+  private readonly seen: Int32Array;
+  /** Levels folded into the pooled unit at this node (max_categories_per_split). */
+  private readonly pooled: Uint8Array;
+  /** Index of the pooled unit in the per-level arrays: one past the widest column's levels. */
+  private readonly poolSlot: number;
+  /** The sort key of each unit for a binary cut. */
+  private readonly unitKey: Float64Array;
+  private readonly pcMean: Float64Array;
+  private readonly pcV: Float64Array;
+  private readonly pcY: Float64Array;
+  private pcD = new Float64Array(0);
+  private readonly pcCov: Float64Array;
 
   constructor(
     private readonly cols: TreeColumns,
@@ -75,9 +93,18 @@ export class SplitSearch {
     this.left = new Float64Array(this.S);
     this.bestLeft = new Float64Array(this.S);
     this.right = new Float64Array(this.S);
-    this.levelStats = new Float64Array(maxLevels * this.S);
-    this.levelW = new Float64Array(maxLevels);
-    this.levelN = new Int32Array(maxLevels);
+    // One extra slot per level array for the pooled unit.
+    this.poolSlot = maxLevels;
+    this.levelStats = new Float64Array((maxLevels + 1) * this.S);
+    this.levelW = new Float64Array(maxLevels + 1);
+    this.levelN = new Int32Array(maxLevels + 1);
+    this.seen = new Int32Array(maxLevels);
+    this.pooled = new Uint8Array(maxLevels);
+    this.unitKey = new Float64Array(maxLevels + 1);
+    this.pcMean = new Float64Array(this.S);
+    this.pcV = new Float64Array(this.S);
+    this.pcY = new Float64Array(this.S);
+    this.pcCov = new Float64Array(target.K >= 3 && target.K <= COVARIANCE_MAX_CLASSES ? target.K * target.K : 0);
   }
 
   /** `nodeStats`/`nodeW`/`nodeImpurity` describe every slot of the node, missing ones included. */
@@ -265,14 +292,13 @@ export class SplitSearch {
   private categorical(range: NodeRange, f: number, nodeStats: Float64Array, nodeW: number, nodeImpurity: number): Candidate | null {
     const { arena, start, end } = range;
     const codes = this.cols.cat[f] as Int32Array;
-    const L = this.cols.nLevels[f];
     const S = this.S;
-    const { levelStats, levelW, levelN, tot, miss } = this;
-    levelStats.fill(0, 0, L * S);
-    levelW.fill(0, 0, L);
-    levelN.fill(0, 0, L);
+    const { levelStats, levelW, levelN, tot, miss, seen } = this;
     miss.fill(0);
     let missW = 0;
+    // One pass over the node's rows; only the levels present are touched (and cleared after),
+    // so a node costs its rows plus its levels, not the column's level count.
+    let np = 0;
     const { rows, w, members } = arena;
     for (let i = start; i < end; i++) {
       const s = members[i];
@@ -281,63 +307,123 @@ export class SplitSearch {
         this.addSlot(miss, 0, arena, s);
         missW += w[s];
       } else {
+        if (levelN[c] === 0) seen[np++] = c;
         this.addSlot(levelStats, c * S, arena, s);
         levelW[c] += w[s];
         levelN[c]++;
       }
     }
-    for (let k = 0; k < S; k++) tot[k] = nodeStats[k] - miss[k];
-    const Wt = missW > 0 ? nodeW - missW : nodeW;
-    if (!(Wt > 0)) return null;
-    const present: number[] = [];
-    for (let l = 0; l < L; l++) if (levelN[l] > 0) present.push(l);
-    if (present.length < 2) return null;
-    const rho = Wt / nodeW;
-    const impT = this.imp(tot, 0, Wt);
-    const msl = this.opts.minSamplesLeaf;
-
-    if (this.opts.categoricalSplit === "multiway") {
-      let after = 0;
+    const present = seen.subarray(0, np).sort();
+    try {
+      for (let k = 0; k < S; k++) tot[k] = nodeStats[k] - miss[k];
+      const Wt = missW > 0 ? nodeW - missW : nodeW;
+      if (!(Wt > 0) || np < 2) return null;
+      const units = this.pool(f, present);
+      const rho = Wt / nodeW;
+      const impT = this.imp(tot, 0, Wt);
+      if (this.opts.categoricalSplit === "multiway") return this.multiway(f, present, units, Wt, impT, rho, nodeImpurity);
+      return this.binaryCategorical(f, present, units, Wt, impT, rho, nodeImpurity);
+    } finally {
       for (const l of present) {
-        if (levelN[l] < msl) return null;
-        after += (levelW[l] / Wt) * this.imp(levelStats, l * S, levelW[l]);
+        levelStats.fill(0, l * S, l * S + S);
+        levelW[l] = 0;
+        levelN[l] = 0;
+        this.pooled[l] = 0;
       }
-      const levelMap = new Int32Array(L);
-      for (let l = 0; l < L; l++) levelMap[l] = l;
-      const rule: SplitRule = { kind: CATEGORICAL, feature: f, threshold: NaN, nBranches: L, levelMap, weights: null };
-      return this.finish(f, impT - after, rho, intrinsicValue(levelW, L, Wt), nodeImpurity, rule, NaN);
+      const P = this.poolSlot;
+      levelStats.fill(0, P * S, P * S + S);
+      levelW[P] = 0;
+      levelN[P] = 0;
     }
-    return this.binaryCategorical(f, present, L, Wt, impT, rho, nodeImpurity);
   }
 
-  private binaryCategorical(f: number, present: number[], L: number, Wt: number, impT: number, rho: number, nodeImpurity: number): Candidate | null {
+  /**
+   * The units a split tells apart: every present level, or (more than
+   * maxCategories present) the maxCategories heaviest at this node — ties to the
+   * lower level — and one pooled unit (index poolSlot, after every level) holding the rest.
+   * Returned in level order, the pool last.
+   */
+  private pool(f: number, present: Int32Array): number[] {
+    const cap = this.opts.maxCategories;
+    if (cap === null || present.length <= cap) return Array.from(present);
+    const { levelStats, levelW, levelN, pooled } = this;
     const S = this.S;
-    const { levelStats, levelW, levelN, tot, left, right } = this;
+    const P = this.poolSlot;
+    const byWeight = Array.from(present).sort((a, b) => levelW[b] - levelW[a] || a - b);
+    for (let j = cap; j < byWeight.length; j++) {
+      const l = byWeight[j];
+      pooled[l] = 1;
+      for (let k = 0; k < S; k++) levelStats[P * S + k] += levelStats[l * S + k];
+      levelW[P] += levelW[l];
+      levelN[P] += levelN[l];
+    }
+    const units: number[] = [];
+    for (const l of present) if (!pooled[l]) units.push(l);
+    units.push(P);
+    return units;
+  }
+
+  /**
+   * One branch per unit, in level order; the pooled levels share one branch, and the
+   * levels absent from the node share one empty branch (a leaf with the parent's
+   * class distribution, seed 001's case 3), each placed at its first level.
+   */
+  private multiway(f: number, present: Int32Array, units: number[], Wt: number, impT: number, rho: number, nodeImpurity: number): Candidate | null {
+    const S = this.S;
+    const { levelStats, levelW, levelN, pooled } = this;
     const msl = this.opts.minSamplesLeaf;
-    const ordered = this.target.K === 0 || this.target.K === 2;
-    // For an ordered cut the left side is a prefix of `order`; for one-vs-rest it is one level.
-    const order = ordered ? [...present].sort((a, b) => keyOf(a) - keyOf(b) || a - b) : present;
+    let after = 0;
+    const unitW: number[] = [];
+    for (const u of units) {
+      if (levelN[u] < msl) return null;
+      after += (levelW[u] / Wt) * this.imp(levelStats, u * S, levelW[u]);
+      unitW.push(levelW[u]);
+    }
+    const L = this.cols.nLevels[f];
+    const levels = present.slice();
+    const inPool = Uint8Array.from(levels, (l) => pooled[l]);
+    const nb = units.length + (levels.length < L ? 1 : 0);
+    const rule = lazyCategoricalRule(f, nb, () => {
+      const levelMap = new Int32Array(L);
+      let b = 0;
+      let poolBranch = -1;
+      let emptyBranch = -1;
+      for (let l = 0, i = 0; l < L; l++) {
+        if (i < levels.length && levels[i] === l) levelMap[l] = inPool[i++] ? (poolBranch >= 0 ? poolBranch : (poolBranch = b++)) : b++;
+        else levelMap[l] = emptyBranch >= 0 ? emptyBranch : (emptyBranch = b++);
+      }
+      return levelMap;
+    });
+    return this.finish(f, impT - after, rho, intrinsicValue(unitW, unitW.length, Wt), nodeImpurity, rule, NaN);
+  }
+
+  /**
+   * The best cut of the units in one order: by class-1 share or mean for two classes
+   * or a regression target (exact: Breiman et al. 1984, Theorem 4.5), by the first
+   * principal component of the class proportions otherwise (Coppersmith, Hong and
+   * Hosking 1999). Ties in the order go to the lower level; between cuts, to the first.
+   */
+  private binaryCategorical(f: number, present: Int32Array, units: number[], Wt: number, impT: number, rho: number, nodeImpurity: number): Candidate | null {
+    const S = this.S;
+    const { levelStats, levelW, levelN, tot, left, right, pooled, unitKey } = this;
+    const msl = this.opts.minSamplesLeaf;
+    if (this.target.K === 0 || this.target.K === 2) {
+      for (const u of units) unitKey[u] = levelW[u] > 0 ? levelStats[u * S + 1] / levelW[u] : 0;
+    } else this.principalScores(units, Wt);
+    const order = units.sort((a, b) => unitKey[a] - unitKey[b] || a - b);
+    let totalN = 0;
+    for (const u of order) totalN += levelN[u];
     let bestDelta = -Infinity;
     let bestCut = -1;
     let nL = 0;
     left.fill(0);
     let WL = 0;
-    const cuts = ordered ? order.length - 1 : order.length;
-    for (let j = 0; j < cuts; j++) {
-      const l = order[j];
-      if (ordered) {
-        for (let k = 0; k < S; k++) left[k] += levelStats[l * S + k];
-        WL += levelW[l];
-        nL += levelN[l];
-      } else {
-        for (let k = 0; k < S; k++) left[k] = levelStats[l * S + k];
-        WL = levelW[l];
-        nL = levelN[l];
-      }
-      let nR = 0;
-      for (const p of present) nR += levelN[p];
-      nR -= nL;
-      if (nL < msl || nR < msl) continue;
+    for (let j = 0; j < order.length - 1; j++) {
+      const u = order[j];
+      for (let k = 0; k < S; k++) left[k] += levelStats[u * S + k];
+      WL += levelW[u];
+      nL += levelN[u];
+      if (nL < msl || totalN - nL < msl) continue;
       const WR = Wt - WL;
       if (!(WL > 0) || !(WR > 0)) continue;
       for (let k = 0; k < S; k++) right[k] = tot[k] - left[k];
@@ -348,27 +434,140 @@ export class SplitSearch {
       }
     }
     if (bestCut < 0) return null;
-    const levelMap = new Int32Array(L);
+    const P = this.poolSlot;
     let WLbest = 0;
-    if (ordered) {
-      levelMap.fill(-1); // levels this node never saw: routed like a missing value
-      order.forEach((l, j) => {
-        levelMap[l] = j <= bestCut ? 0 : 1;
-        if (j <= bestCut) WLbest += levelW[l];
-      });
-    } else {
-      levelMap.fill(1); // one level against the rest: unseen levels belong to the rest
-      levelMap[order[bestCut]] = 0;
-      WLbest = levelW[order[bestCut]];
-    }
-    const rule: SplitRule = { kind: CATEGORICAL, feature: f, threshold: NaN, nBranches: 2, levelMap, weights: null };
+    // unitKey is done with: it now holds each unit's side.
+    order.forEach((u, j) => {
+      unitKey[u] = j <= bestCut ? 0 : 1;
+      if (j <= bestCut) WLbest += levelW[u];
+    });
+    const levels = present.slice();
+    const sides = Uint8Array.from(levels, (l) => unitKey[pooled[l] ? P : l]);
+    const L = this.cols.nLevels[f];
+    const rule = lazyCategoricalRule(f, 2, () => {
+      const levelMap = new Int32Array(L).fill(-1); // levels this node never saw: routed like a missing value
+      for (let i = 0; i < levels.length; i++) levelMap[levels[i]] = sides[i];
+      return levelMap;
+    });
     return this.finish(f, bestDelta, rho, intrinsicValue([WLbest, Wt - WLbest], 2, Wt), nodeImpurity, rule, NaN);
+  }
 
-    // Class-1 share (two classes) or mean (regression): both are stats[1] / weight.
-    function keyOf(l: number): number {
-      return levelW[l] > 0 ? levelStats[l * S + 1] / levelW[l] : 0;
+  /**
+   * unitKey[u] = the projection of unit u's class proportions on the first principal
+   * component of all units' proportions, weighted by unit weight. Power iteration on the
+   * weighted covariance — formed (O(units · K²)) for up to COVARIANCE_MAX_CLASSES classes,
+   * applied without forming it (O(units · K) per step) beyond — started from the unit
+   * furthest (weight × squared distance) from the mean, so the result is deterministic.
+   */
+  private principalScores(units: number[], Wt: number): void {
+    const K = this.S;
+    const U = units.length;
+    const { levelStats, levelW, tot, unitKey, pcMean: mean, pcV: v, pcY: y } = this;
+    if (U === 2) {
+      unitKey[units[0]] = 0; // one cut whatever the order
+      unitKey[units[1]] = 0;
+      return;
+    }
+    if (this.pcD.length < U * K) this.pcD = new Float64Array(Math.max(U * K, 2 * this.pcD.length));
+    const D = this.pcD; // row j: unit units[j]'s proportions minus the mean
+    for (let k = 0; k < K; k++) mean[k] = tot[k] / Wt;
+    let start = -1;
+    let far = 0;
+    for (let j = 0; j < U; j++) {
+      const u = units[j];
+      const weighted = levelW[u] > 0; // a level of zero-weight rows sits at the mean
+      const inv = weighted ? 1 / levelW[u] : 0;
+      let d2 = 0;
+      for (let k = 0; k < K; k++) {
+        const dk = weighted ? levelStats[u * K + k] * inv - mean[k] : 0;
+        D[j * K + k] = dk;
+        d2 += dk * dk;
+      }
+      if (levelW[u] * d2 > far) {
+        far = levelW[u] * d2;
+        start = j;
+      }
+    }
+    if (start < 0) {
+      for (const u of units) unitKey[u] = 0; // every unit has the node's proportions
+      return;
+    }
+    for (let k = 0; k < K; k++) v[k] = D[start * K + k];
+    normalise(v, K);
+    // The covariance costs K² per unit once; each product without it costs 2K per unit.
+    const cov = K <= COVARIANCE_MAX_CLASSES && U > 2 * K ? this.pcCov : null;
+    if (cov) {
+      cov.fill(0);
+      for (let j = 0; j < U; j++) {
+        const wu = levelW[units[j]];
+        for (let a = 0; a < K; a++) {
+          const c = wu * D[j * K + a];
+          if (c === 0) continue;
+          for (let k = 0; k < K; k++) cov[a * K + k] += c * D[j * K + k];
+        }
+      }
+    }
+    // Only the order of the projections matters: a loose tolerance and few steps suffice.
+    for (let iter = 0; iter < 50; iter++) {
+      y.fill(0);
+      if (cov) {
+        for (let a = 0; a < K; a++) {
+          let sum = 0;
+          for (let k = 0; k < K; k++) sum += cov[a * K + k] * v[k];
+          y[a] = sum;
+        }
+      } else {
+        for (let j = 0; j < U; j++) {
+          let proj = 0;
+          for (let k = 0; k < K; k++) proj += D[j * K + k] * v[k];
+          const c = levelW[units[j]] * proj;
+          for (let k = 0; k < K; k++) y[k] += c * D[j * K + k];
+        }
+      }
+      if (!(normalise(y, K) > 0)) break;
+      let change = 0;
+      for (let k = 0; k < K; k++) change = Math.max(change, Math.abs(y[k] - v[k]));
+      v.set(y);
+      if (change < 1e-6) break;
+    }
+    for (let j = 0; j < U; j++) {
+      let proj = 0;
+      for (let k = 0; k < K; k++) proj += D[j * K + k] * v[k];
+      unitKey[units[j]] = proj;
     }
   }
+}
+
+/** Classes up to which the K × K covariance is formed for the principal component (32 KB). */
+const COVARIANCE_MAX_CLASSES = 64;
+
+/**
+ * A categorical rule whose level map (one entry per level of the column) is built
+ * only when read: every node evaluates each categorical feature, one split is kept,
+ * and a map per candidate would cost nodes × features × levels.
+ */
+function lazyCategoricalRule(feature: number, nBranches: number, build: () => Int32Array): SplitRule {
+  let map: Int32Array | null = null;
+  return {
+    kind: CATEGORICAL,
+    feature,
+    threshold: NaN,
+    nBranches,
+    weights: null,
+    get levelMap(): Int32Array {
+      map ??= build();
+      return map;
+    },
+  };
+}
+
+/** Scales a[0..K) to unit length; returns the length before. */
+function normalise(a: Float64Array, K: number): number {
+  let n = 0;
+  for (let k = 0; k < K; k++) n += a[k] * a[k];
+  n = Math.sqrt(n);
+  if (n > 0) for (let k = 0; k < K; k++) a[k] /= n;
+  return n;
 }
 
 /**
