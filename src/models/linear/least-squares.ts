@@ -15,6 +15,8 @@
  */
 import { Matrix, SingularValueDecomposition } from "ml-matrix";
 import { equilibratedCholesky } from "../optim/cholesky.js";
+import { indicatorLeastSquares } from "./indicator-least-squares.js";
+import { indicatorLayout } from "./indicators.js";
 
 export interface LeastSquaresResult {
   coef: Float64Array<ArrayBuffer>;
@@ -43,10 +45,17 @@ export function leastSquares(
   columns: readonly Float64Array[],
   y: Float64Array,
   n: number,
-  options: { fitIntercept: boolean; weights?: Float64Array; rcond?: number; alpha?: number },
+  options: { fitIntercept: boolean; weights?: Float64Array; rcond?: number; alpha?: number; /** Treat one-hot blocks as dense columns (tests compare the two). */ dense?: boolean },
 ): LeastSquaresResult {
   const p = columns.length;
   const w = options.weights;
+  const alpha = options.alpha ?? 0;
+  // One-hot blocks are solved from their non-zeros; the dense path is the fallback when that system is refused.
+  const layout = options.dense ? null : indicatorLayout(columns, n);
+  if (layout && layout.groups.length > 0) {
+    const solved = indicatorLeastSquares(columns, y, n, layout, { fitIntercept: options.fitIntercept, weights: w, alpha, maxCondition: FAST_PATH_CONDITION });
+    if (solved) return { ...solved, rank: p, method: "normal_equations" };
+  }
   let total = n;
   if (w) {
     total = 0;
@@ -68,7 +77,6 @@ export function leastSquares(
     xMean: Float64Array.from(columns, mean),
     yMean: mean(y),
   };
-  const alpha = options.alpha ?? 0;
   const solved = normalEquations(problem, alpha) ?? qrSvd(problem, alpha, options.rcond);
   let intercept = 0;
   if (options.fitIntercept) {
