@@ -43,6 +43,7 @@ export function standardisedFeatures(columns: readonly Float64Array[], n: number
     inverse: Float64Array.from(levels, (j) => 1 / scale[j]),
     shifted: Float64Array.from(levels, (j) => shift[j] / scale[j]),
   }));
+  const perLevel = new Float64Array(groups.reduce((most, g) => Math.max(most, g.columns.length), 0));
   let full: Float64Array | null = null;
   return {
     n,
@@ -53,9 +54,19 @@ export function standardisedFeatures(columns: readonly Float64Array[], n: number
       for (const { levels, shifted } of blocks) for (let k = 0; k < levels.length; k++) constant -= shifted[k] * x[offset + levels[k]];
       blockScores(zd, n, d, xd, 0, constant, order, start, len, out);
       for (const { codes, levels, inverse } of blocks) {
-        for (let i = 0; i < len; i++) {
-          const k = codes[order ? order[start + i] : start + i];
-          if (k >= 0) out[i] += x[offset + levels[k]] * inverse[k];
+        // The level's weight on the original scale, once per level rather than once per row.
+        const L = levels.length;
+        for (let k = 0; k < L; k++) perLevel[k] = x[offset + levels[k]] * inverse[k];
+        if (order) {
+          for (let i = 0; i < len; i++) {
+            const k = codes[order[start + i]];
+            if (k >= 0) out[i] += perLevel[k];
+          }
+        } else {
+          for (let i = 0, row = start; i < len; i++, row++) {
+            const k = codes[row];
+            if (k >= 0) out[i] += perLevel[k];
+          }
         }
       }
     },
@@ -66,11 +77,20 @@ export function standardisedFeatures(columns: readonly Float64Array[], n: number
       let rsum = 0;
       for (let i = 0; i < len; i++) rsum += r[i];
       for (const { codes, levels, inverse, shifted } of blocks) {
-        for (let i = 0; i < len; i++) {
-          const k = codes[order ? order[start + i] : start + i];
-          if (k >= 0) g[offset + levels[k]] += r[i] * inverse[k];
+        const L = levels.length;
+        perLevel.fill(0, 0, L);
+        if (order) {
+          for (let i = 0; i < len; i++) {
+            const k = codes[order[start + i]];
+            if (k >= 0) perLevel[k] += r[i];
+          }
+        } else {
+          for (let i = 0, row = start; i < len; i++, row++) {
+            const k = codes[row];
+            if (k >= 0) perLevel[k] += r[i];
+          }
         }
-        for (let k = 0; k < levels.length; k++) g[offset + levels[k]] -= shifted[k] * rsum;
+        for (let k = 0; k < L; k++) g[offset + levels[k]] += perLevel[k] * inverse[k] - shifted[k] * rsum;
       }
     },
     dense: () => (full ??= columnMajor(columns, n, shift, scale)),

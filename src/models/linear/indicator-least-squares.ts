@@ -63,7 +63,8 @@ export function indicatorLeastSquares(
   const yc = y.map((v) => v - yMean);
 
   const R = new Float64Array(r * r);
-  const B = new Float64Array(r * g);
+  // Level-major (row k holds level k's entries against the other unknowns), so each level's updates read one contiguous row.
+  const B = new Float64Array(g * r);
   const D = new Float64Array(g);
   const rhsR = new Float64Array(r);
   const rhsB = new Float64Array(g);
@@ -111,9 +112,9 @@ export function indicatorLeastSquares(
     if (k >= 0) {
       D[k] += wi;
       rhsB[k] += wy;
-      if (fitIntercept) B[k] += wi;
-      for (let a = 0; a < d; a++) B[(i0 + a) * g + k] += wi * xc[a][i];
-      for (let u = 0; u < m; u++) B[present[u] * g + k] += wi;
+      if (fitIntercept) B[k * r] += wi;
+      for (let a = 0; a < d; a++) B[k * r + i0 + a] += wi * xc[a][i];
+      for (let u = 0; u < m; u++) B[k * r + present[u]] += wi;
     }
   }
   for (let t = i0; t < r; t++) R[t * r + t] += alpha;
@@ -121,13 +122,18 @@ export function indicatorLeastSquares(
     D[k] += alpha;
     if (!(D[k] > 0)) return null;
   }
-  // Schur complement R − B D⁻¹ Bᵀ, lower triangle, then mirrored.
+  // Schur complement R − Bᵀ D⁻¹ B, lower triangle, then mirrored. A level meets only the
+  // intercept, the dense columns and the levels it shares rows with: its update is over those.
+  const nonzero = new Int32Array(r);
   for (let k = 0; k < g; k++) {
+    const row = k * r;
+    let count = 0;
+    for (let a = 0; a < r; a++) if (B[row + a] !== 0) nonzero[count++] = a;
     const inv = 1 / D[k];
-    for (let a = 0; a < r; a++) {
-      const f = B[a * g + k] * inv;
-      if (f === 0) continue;
-      for (let b = 0; b <= a; b++) R[a * r + b] -= f * B[b * g + k];
+    for (let u = 0; u < count; u++) {
+      const a = nonzero[u];
+      const f = B[row + a] * inv;
+      for (let v = 0; v <= u; v++) R[a * r + nonzero[v]] -= f * B[row + nonzero[v]];
     }
   }
   for (let a = 0; a < r; a++) for (let b = 0; b < a; b++) R[b * r + a] = R[a * r + b];
@@ -137,15 +143,15 @@ export function indicatorLeastSquares(
 
   /** Overwrites (tR, tB) with the solution of the full system for right-hand side (tR, tB). */
   const solve = (tR: Float64Array, tB: Float64Array): void => {
-    for (let a = 0; a < r; a++) {
-      let s = 0;
-      for (let k = 0; k < g; k++) s += B[a * g + k] * (tB[k] / D[k]);
-      tR[a] -= s;
+    for (let k = 0; k < g; k++) {
+      const f = tB[k] / D[k];
+      if (f === 0) continue;
+      for (let a = 0; a < r; a++) tR[a] -= B[k * r + a] * f;
     }
     factor.solve(tR);
     for (let k = 0; k < g; k++) {
       let s = tB[k];
-      for (let a = 0; a < r; a++) s -= B[a * g + k] * tR[a];
+      for (let a = 0; a < r; a++) s -= B[k * r + a] * tR[a];
       tB[k] = s / D[k];
     }
   };
