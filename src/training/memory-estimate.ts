@@ -96,10 +96,20 @@ function stepTerms(name: string, spec: Spec, s: FlowShape, classes: number, at: 
     }
     case "one_hot": {
       const cats = chosenCategorical(spec, s);
-      const levels = sum(cats.map((c) => s.categorical.get(c) ?? 0));
+      // max_categories caps each column's output, the infrequent column included.
+      const cap = int(spec, "max_categories", Infinity);
+      const levels = sum(cats.map((c) => Math.min(cap, s.categorical.get(c) ?? 0)));
       cats.forEach((c) => s.categorical.delete(c));
       s.numeric += levels;
       return [rewrite(levels, `${at}.columns`, `one_hot: ${levels.toLocaleString("en")} indicator columns from ${cats.length} categorical columns`)];
+    }
+    case "target_encode": {
+      const cats = chosenCategorical(spec, s);
+      const outputs = cats.length * (classes > 2 ? classes : 1);
+      cats.forEach((c) => s.categorical.delete(c));
+      s.numeric += outputs;
+      // The encoded columns, and per output a 0/1 copy of the target.
+      return [rewrite(outputs + (classes > 2 ? classes : 1), `${at}.columns`, `target_encode: ${outputs.toLocaleString("en")} encoded columns from ${cats.length} categorical columns`)];
     }
     case "polynomial": {
       const p = chosenNumeric(spec, s);
@@ -229,4 +239,4 @@ export function estimateJobMemory(spec: Pick<ResolvedSpec, "algorithm" | "params
 }
 
 /** Steps the estimate models one by one; any other step counts as rewriting every column (a test keeps this list honest). */
-export const MODELLED_STEPS: readonly string[] = ["scale", "binarize", "transform", "impute", "ordinal", "one_hot", "polynomial", "pca", "lda_projection", "mds", "select", "resample"];
+export const MODELLED_STEPS: readonly string[] = ["scale", "binarize", "transform", "impute", "ordinal", "one_hot", "polynomial", "pca", "lda_projection", "mds", "select", "resample", "target_encode"];

@@ -167,6 +167,12 @@ export function fitPipeline(
       }
       return;
     }
+    if (step.fitTransform) {
+      const out = step.fitTransform(X, spec, stepCtx);
+      steps.push({ step: name, spec, fitted: out.fitted, automatic });
+      X = out.frame;
+      return;
+    }
     const fitted = step.fit(X, spec, stepCtx);
     steps.push({ step: name, spec, fitted, automatic });
     const before = X;

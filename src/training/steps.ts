@@ -11,7 +11,9 @@
  * - `check` options against things outside the step (a named estimator exists);
  * - `resample` the training rows (and target) instead of transforming columns —
  *   only ever at fit time; its `apply` is the identity, so evaluation and
- *   prediction rows are never resampled.
+ *   prediction rows are never resampled;
+ * - `fitTransform` the training rows differently from later rows (target_encode
+ *   cross-fits them so that no row is encoded with its own target).
  */
 import type { z } from "zod";
 import type { Frame } from "../data/frame.js";
@@ -24,6 +26,7 @@ import { mdsStep } from "./steps/mds.js";
 import { pcaStep } from "./steps/pca.js";
 import { resampleStep } from "./steps/resample.js";
 import { selectStep } from "./steps/select.js";
+import { targetEncodeStep } from "./steps/target-encode.js";
 import type { PlannedTarget, StepIssue, TypedStep } from "./steps/typed-step.js";
 
 export type { PlannedColumn } from "../data/transforms/transform.js";
@@ -46,6 +49,7 @@ export interface PipelineStep {
   plan?(spec: unknown, columns: readonly PlannedColumn[], target: PlannedTarget | null): PlannedColumn[] | null;
   check?(spec: unknown): StepIssue | null;
   resample?(frame: Frame, target: Target | null, spec: unknown, ctx: StepContext): { frame: Frame; target: Target | null; fitted: unknown; rows: Int32Array };
+  fitTransform?(frame: Frame, spec: unknown, ctx: StepContext): { fitted: unknown; frame: Frame };
 }
 
 const registry: Record<string, PipelineStep> = Object.create(null);
@@ -60,7 +64,7 @@ for (const [name, t] of transforms) {
     ...(t.plan ? { plan: (spec: unknown, columns: readonly PlannedColumn[]) => t.plan!(spec, columns) } : {}),
   };
 }
-const steps: readonly TypedStep<never, never>[] = [pcaStep, ldaProjectionStep, mdsStep, selectStep, resampleStep] as unknown as TypedStep<never, never>[];
+const steps: readonly TypedStep<never, never>[] = [pcaStep, ldaProjectionStep, mdsStep, selectStep, resampleStep, targetEncodeStep] as unknown as TypedStep<never, never>[];
 for (const s of steps) registry[s.name] = s as unknown as PipelineStep;
 
 export const STEP_REGISTRY: Readonly<Record<string, PipelineStep>> = registry;

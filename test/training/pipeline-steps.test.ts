@@ -49,7 +49,7 @@ describe("the step catalogue", () => {
     const steps = listSteps();
     assert.deepEqual(
       steps.map((s) => s.name),
-      ["binarize", "impute", "lda_projection", "mds", "one_hot", "ordinal", "pca", "polynomial", "resample", "scale", "select", "transform"],
+      ["binarize", "impute", "lda_projection", "mds", "one_hot", "ordinal", "pca", "polynomial", "resample", "scale", "select", "target_encode", "transform"],
     );
     for (const s of steps) {
       assert.ok(s.description.length > 20, s.name);
@@ -148,6 +148,7 @@ describe("save → load → identical transforms and predictions", () => {
     ["encoders and scalers", [{ step: "impute", add_indicator: true }, { step: "ordinal", categories: { 色泽: ["浅白", "青绿", "乌黑"] } }, { step: "one_hot" }, { step: "scale", method: "robust" }, { step: "binarize", thresholds: { 密度: 0.5 } }]],
     ["transforms", [{ step: "transform", method: "yeo_johnson", columns: ["密度"] }, { step: "transform", method: "discretize", n_bins: 3, columns: ["含糖率"] }, { step: "polynomial", columns: ["密度", "含糖率"] }]],
     ["projections", [{ step: "one_hot" }, { step: "scale" }, { step: "pca", n_components: 4, whiten: true }, { step: "mds", n_components: 2, columns: ["pc1", "pc2", "pc3"] }, { step: "lda_projection", columns: ["mds1", "mds2", "pc4"] }]],
+    ["target encoding and rare levels", [{ step: "target_encode", columns: ["色泽", "根蒂"], cv: 3 }, { step: "one_hot", min_frequency: 4, max_categories: 3, handle_unknown: "infrequent_if_exist" }]],
     ["selection", [{ step: "select", method: "relief", k: 5 }, { step: "select", method: "rfe", k: 3 }, { step: "select", method: "lvw", max_tries: 3 }, { step: "resample", method: "oversample" }]],
   ];
   for (const [label, steps] of pipelines) {

@@ -2,8 +2,9 @@
  * Weighted least squares min Σ w_i (y_i − b − x_iᵀβ)² (+ α‖β‖² for ridge) on the
  * centred, √w-scaled design, streamed through cache-sized blocks of rows.
  *
- * Well-conditioned designs (κ(X) < 1e5, read off the eigenvalues of the small
- * Gram matrix) take the fast path: normal equations by Cholesky, then steps
+ * Well-conditioned designs (κ(X) < 1e5 once the columns are scaled to a common
+ * size, estimated from the Cholesky factor of the small Gram matrix at O(p²)
+ * cost, as LAPACK's dpocon does) take the fast path: normal equations by Cholesky, then steps
  * of iterative refinement on the true residual, which bring the error from
  * κ²·ε down to the rounding level of QR at about half its cost. Everything else — rank
  * deficiency (one-hot columns with an intercept, duplicated features), near
@@ -13,8 +14,9 @@
  * singular is ever inverted.
  */
 import { Matrix, SingularValueDecomposition } from "ml-matrix";
-import { choleskyInPlace, choleskySolveInPlace } from "../optim/cholesky.js";
-import { symmetricEigen } from "./fisher.js";
+import { equilibratedCholesky } from "../optim/cholesky.js";
+import { indicatorLeastSquares } from "./indicator-least-squares.js";
+import { indicatorLayout } from "./indicators.js";
 
 export interface LeastSquaresResult {
   coef: Float64Array<ArrayBuffer>;
@@ -43,10 +45,17 @@ export function leastSquares(
   columns: readonly Float64Array[],
   y: Float64Array,
   n: number,
-  options: { fitIntercept: boolean; weights?: Float64Array; rcond?: number; alpha?: number },
+  options: { fitIntercept: boolean; weights?: Float64Array; rcond?: number; alpha?: number; /** Treat one-hot blocks as dense columns (tests compare the two). */ dense?: boolean },
 ): LeastSquaresResult {
   const p = columns.length;
   const w = options.weights;
+  const alpha = options.alpha ?? 0;
+  // One-hot blocks are solved from their non-zeros; the dense path is the fallback when that system is refused.
+  const layout = options.dense ? null : indicatorLayout(columns, n);
+  if (layout && layout.groups.length > 0) {
+    const solved = indicatorLeastSquares(columns, y, n, layout, { fitIntercept: options.fitIntercept, weights: w, alpha, maxCondition: FAST_PATH_CONDITION });
+    if (solved) return { ...solved, rank: p, method: "normal_equations" };
+  }
   let total = n;
   if (w) {
     total = 0;
@@ -68,7 +77,6 @@ export function leastSquares(
     xMean: Float64Array.from(columns, mean),
     yMean: mean(y),
   };
-  const alpha = options.alpha ?? 0;
   const solved = normalEquations(problem, alpha) ?? qrSvd(problem, alpha, options.rcond);
   let intercept = 0;
   if (options.fitIntercept) {
@@ -110,23 +118,20 @@ function normalEquations(pr: Problem, alpha: number): Omit<LeastSquaresResult, "
   // A Gram matrix that overflowed (values past ~1e154 squared) says nothing about the problem: QR, which
   // never squares the data, decides instead.
   if (!a.every(Number.isFinite)) return null;
-  const { values } = symmetricEigen(a, p);
-  const lo = Math.min(...values);
-  const hi = Math.max(...values);
-  if (!(lo > 0) || hi / lo > FAST_PATH_CONDITION) return null;
-  if (!choleskyInPlace(a, p)) return null;
+  const factor = equilibratedCholesky(a, p);
+  if (!factor || !(factor.condition <= FAST_PATH_CONDITION)) return null;
 
   const coef = new Float64Array(p);
   // Only the lower triangle is accumulated: Xᵀy is row p.
   for (let j = 0; j < p; j++) coef[j] = gram[p * m + j];
-  choleskySolveInPlace(a, p, coef);
+  factor.solve(coef);
   const residual = new Float64Array(n);
   const correction = new Float64Array(p);
   // Refine until the correction is at rounding level: once for most designs, a
   // second time near the κ limit.
   for (let step = 0; step < 3; step++) {
     residualAndGradient(pr, coef, alpha, residual, correction);
-    choleskySolveInPlace(a, p, correction);
+    factor.solve(correction);
     let change = 0;
     let size = 0;
     for (let j = 0; j < p; j++) {

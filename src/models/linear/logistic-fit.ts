@@ -51,7 +51,7 @@ export function fitLogistic(train: TrainingSet, algorithm: string, settings: Log
   const weights = rowWeights(y, classWeights(settings.class_weight, y, classes, algorithm), train.weights);
   const { l2, l1 } = penalties(sum(weights, n));
   const lossOptions = { fitIntercept: settings.fit_intercept, weights, l2 };
-  const objective = kind === "binary" ? binaryLogisticLoss(s.z, Float64Array.from(y), n, p, lossOptions) : multinomialLoss(s.z, y, n, p, K, lossOptions);
+  const objective = kind === "binary" ? binaryLogisticLoss(s.features, Float64Array.from(y), lossOptions) : multinomialLoss(s.features, y, K, lossOptions);
   const result = minimize(objective, new Float64Array(rows * q), { ...options, l1: l1 && padded(l1, rows, p, q) });
 
   const coef = new Float64Array(rows * p);

@@ -1,7 +1,7 @@
 /**
  * The negative log-likelihood of seed 002's logistic regression, as a mean over
  * rows with sample weights, plus ½ Σ λ_j v_j² on the feature coefficients, over a
- * column-major design z.
+ * standardised design z (features.ts).
  *
  * binaryLogisticLoss: parameters [v_1 … v_p, c], y ∈ {0, 1}, loss
  *   (1/Σw) Σ w_i [log(1 + e^{s_i}) − y_i s_i], s_i = z_iᵀv + c.
@@ -9,7 +9,8 @@
  *   (1/Σw) Σ w_i [log Σ_k e^{s_ik} − s_{i,y_i}] (softmax; seed 002).
  */
 import type { Objective } from "../optim/objective.js";
-import { BLOCK, accumulateWeightedGram, blockGradient, blockScores, symmetriseLower, addRidge } from "./blocks.js";
+import { BLOCK, accumulateWeightedGram, symmetriseLower, addRidge } from "./blocks.js";
+import type { LinearFeatures } from "./features.js";
 
 interface LossOptions {
   fitIntercept: boolean;
@@ -28,8 +29,9 @@ function sigmoid(s: number): number {
   return s >= 0 ? 1 / (1 + Math.exp(-s)) : Math.exp(s) / (1 + Math.exp(s));
 }
 
-export function binaryLogisticLoss(z: Float64Array, y: Float64Array, n: number, p: number, options: LossOptions): Objective {
+export function binaryLogisticLoss(features: LinearFeatures, y: Float64Array, options: LossOptions): Objective {
   const { fitIntercept, weights, l2 } = options;
+  const { n, p } = features;
   const size = p + (fitIntercept ? 1 : 0);
   const total = totalWeight(n, weights);
   const s = new Float64Array(BLOCK);
@@ -42,7 +44,7 @@ export function binaryLogisticLoss(z: Float64Array, y: Float64Array, n: number, 
     let gc = 0;
     for (let bs = start; bs < end; bs += BLOCK) {
       const len = Math.min(BLOCK, end - bs);
-      blockScores(z, n, p, x, 0, c, order, bs, len, s);
+      features.scores(x, 0, c, order, bs, len, s);
       for (let i = 0; i < len; i++) {
         const row = order ? order[bs + i] : bs + i;
         const w = weights ? weights[row] : 1;
@@ -55,7 +57,7 @@ export function binaryLogisticLoss(z: Float64Array, y: Float64Array, n: number, 
         s[i] = r;
         gc += r;
       }
-      blockGradient(z, n, p, s, order, bs, len, g, 0);
+      features.gradient(s, order, bs, len, g, 0);
     }
     if (fitIntercept) g[p] = gc;
     const scale = order ? (wsum > 0 ? 1 / wsum : 0) : 1 / total;
@@ -74,21 +76,22 @@ export function binaryLogisticLoss(z: Float64Array, y: Float64Array, n: number, 
       h.fill(0);
       const c = fitIntercept ? x[p] : 0;
       const weightOf = (start: number, len: number, d: Float64Array): void => {
-        blockScores(z, n, p, x, 0, c, null, start, len, d);
+        features.scores(x, 0, c, null, start, len, d);
         for (let i = 0; i < len; i++) {
           const prob = sigmoid(d[i]);
           d[i] = (weights ? weights[start + i] : 1) * prob * (1 - prob);
         }
       };
-      accumulateWeightedGram(z, n, p, fitIntercept, weightOf, h, size, 0, 0, false);
+      accumulateWeightedGram(features.dense(), n, p, fitIntercept, weightOf, h, size, 0, 0, false);
       symmetriseLower(h, size, 1 / total);
       if (l2) for (let j = 0; j < p; j++) h[j * size + j] += l2[j];
     },
   };
 }
 
-export function multinomialLoss(z: Float64Array, y: Int32Array, n: number, p: number, classes: number, options: LossOptions): Objective {
+export function multinomialLoss(features: LinearFeatures, y: Int32Array, classes: number, options: LossOptions): Objective {
   const { fitIntercept, weights, l2 } = options;
+  const { n, p } = features;
   const q = p + (fitIntercept ? 1 : 0);
   const size = classes * q;
   const total = totalWeight(n, weights);
@@ -96,7 +99,7 @@ export function multinomialLoss(z: Float64Array, y: Int32Array, n: number, p: nu
 
   /** Scores of the block's rows for every class, then each row's softmax in place; returns Σ w_i·(−log p_{i,y_i}). */
   const softmaxBlock = (x: Float64Array, order: Int32Array | null, bs: number, len: number): number => {
-    for (let k = 0; k < classes; k++) blockScores(z, n, p, x, k * q, fitIntercept ? x[k * q + p] : 0, order, bs, len, scores[k]);
+    for (let k = 0; k < classes; k++) features.scores(x, k * q, fitIntercept ? x[k * q + p] : 0, order, bs, len, scores[k]);
     let loss = 0;
     for (let i = 0; i < len; i++) {
       const row = order ? order[bs + i] : bs + i;
@@ -130,7 +133,7 @@ export function multinomialLoss(z: Float64Array, y: Int32Array, n: number, p: nu
         for (let k = 0; k < classes; k++) scores[k][i] = w * (scores[k][i] - (k === y[row] ? 1 : 0));
       }
       for (let k = 0; k < classes; k++) {
-        blockGradient(z, n, p, scores[k], order, bs, len, g, k * q);
+        features.gradient(scores[k], order, bs, len, g, k * q);
         if (fitIntercept) {
           let acc = 0;
           for (let i = 0; i < len; i++) acc += scores[k][i];
@@ -167,7 +170,7 @@ export function multinomialLoss(z: Float64Array, y: Int32Array, n: number, p: nu
               d[i] = (weights ? weights[start + i] : 1) * prob[o + k] * ((k === l ? 1 : 0) - prob[o + l]);
             }
           };
-          accumulateWeightedGram(z, n, p, fitIntercept, weightOf, h, size, k * q, l * q, k !== l);
+          accumulateWeightedGram(features.dense(), n, p, fitIntercept, weightOf, h, size, k * q, l * q, k !== l);
         }
       }
       symmetriseLower(h, size, 1 / total);

@@ -44,7 +44,7 @@ export function iterative(train: TrainingSet, algorithm: string, alpha: number, 
   checkDenseSolver(method, design.p + 1, algorithm);
   const s = standardize(design, train.weights, params.fit_intercept, params.normalize_features);
   const l2 = alpha > 0 ? penaltyWeights(alpha / s.total, s.scale, 2) : undefined;
-  const objective = squaredLoss(s.z, y, design.n, design.p, { fitIntercept: params.fit_intercept, weights: train.weights, l2 });
+  const objective = squaredLoss(s.features, y, { fitIntercept: params.fit_intercept, weights: train.weights, l2 });
   const x0 = new Float64Array(objective.size);
   const result = minimize(objective, x0, minimizeOptions(params, ctx));
   const { coef, intercept } = unstandardize(result.x, 0, params.fit_intercept ? result.x[design.p] : 0, s.shift, s.scale);

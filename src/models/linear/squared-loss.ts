@@ -1,19 +1,19 @@
 /**
- * (1/(2Σw)) Σ w_i (z_iᵀv + c − y_i)² + ½ Σ_j λ_j v_j² over a column-major design z,
+ * (1/(2Σw)) Σ w_i (z_iᵀv + c − y_i)² + ½ Σ_j λ_j v_j² over a standardised design z (features.ts),
  * parameters [v_1 … v_p, c] (c only with an intercept). The mean form keeps the
  * gradient tolerance independent of the number of rows.
  */
 import type { Objective } from "../optim/objective.js";
-import { BLOCK, accumulateWeightedGram, blockGradient, blockScores, symmetriseLower, addRidge } from "./blocks.js";
+import { BLOCK, accumulateWeightedGram, symmetriseLower, addRidge } from "./blocks.js";
+import type { LinearFeatures } from "./features.js";
 
 export function squaredLoss(
-  z: Float64Array,
+  features: LinearFeatures,
   y: Float64Array,
-  n: number,
-  p: number,
   options: { fitIntercept: boolean; weights?: Float64Array; l2?: Float64Array },
 ): Objective {
   const { fitIntercept, weights, l2 } = options;
+  const { n, p } = features;
   const size = p + (fitIntercept ? 1 : 0);
   let total = n;
   if (weights) {
@@ -30,7 +30,7 @@ export function squaredLoss(
     let gc = 0;
     for (let bs = start; bs < end; bs += BLOCK) {
       const len = Math.min(BLOCK, end - bs);
-      blockScores(z, n, p, x, 0, c, order, bs, len, s);
+      features.scores(x, 0, c, order, bs, len, s);
       for (let i = 0; i < len; i++) {
         const row = order ? order[bs + i] : bs + i;
         const w = weights ? weights[row] : 1;
@@ -40,7 +40,7 @@ export function squaredLoss(
         s[i] = w * r;
         gc += w * r;
       }
-      blockGradient(z, n, p, s, order, bs, len, g, 0);
+      features.gradient(s, order, bs, len, g, 0);
     }
     if (fitIntercept) g[p] = gc;
     const scale = order ? (wsum > 0 ? 1 / wsum : 0) : 1 / total;
@@ -60,7 +60,7 @@ export function squaredLoss(
       const weightOf = (start: number, len: number, d: Float64Array): void => {
         for (let i = 0; i < len; i++) d[i] = weights ? weights[start + i] : 1;
       };
-      accumulateWeightedGram(z, n, p, fitIntercept, weightOf, h, size, 0, 0, false);
+      accumulateWeightedGram(features.dense(), n, p, fitIntercept, weightOf, h, size, 0, 0, false);
       symmetriseLower(h, size, 1 / total);
       if (l2) for (let j = 0; j < p; j++) h[j * size + j] += l2[j];
     },

@@ -5,12 +5,12 @@
  * better conditioned for gradient methods. Without an intercept nothing can
  * absorb a shift, so only scaling is used.
  */
-import { columnMajor } from "./blocks.js";
 import { moments, safeScale, type Design } from "./design.js";
+import { standardisedFeatures, type LinearFeatures } from "./features.js";
 
 export interface Standardized {
-  /** Column-major n × p: column j at j·n. */
-  z: Float64Array;
+  /** z = (x − shift)/scale, one-hot blocks kept as codes (features.ts). */
+  features: LinearFeatures;
   shift: Float64Array;
   scale: Float64Array;
   /** Weighted population standard deviation of each original column. */
@@ -22,7 +22,7 @@ export function standardize(design: Design, weights: Float64Array | undefined, f
   const { mean, std, total } = moments(design.columns, design.n, weights);
   const shift = normalize && fitIntercept ? mean : new Float64Array(design.p);
   const scale = normalize ? safeScale(std) : new Float64Array(design.p).fill(1);
-  return { z: columnMajor(design.columns, design.n, shift, scale), shift, scale, std, total };
+  return { features: standardisedFeatures(design.columns, design.n, shift, scale), shift, scale, std, total };
 }
 
 /** Per-coordinate penalty weights for a penalty λ·φ(w) expressed on v = w·scale (power 2 for L2, 1 for L1). */

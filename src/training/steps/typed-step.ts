@@ -37,4 +37,6 @@ export interface TypedStep<Spec, Fitted> {
   plan?(spec: Spec, columns: readonly PlannedColumn[], target: PlannedTarget | null): PlannedColumn[] | null;
   check?(spec: Spec): StepIssue | null;
   resample?(frame: Frame, target: Target | null, spec: Spec, ctx: TypedStepContext): { frame: Frame; target: Target | null; fitted: Fitted; rows: Int32Array };
+  /** Fit and transform the training rows in one go when they must be transformed otherwise than later rows (cross-fitting). */
+  fitTransform?(frame: Frame, spec: Spec, ctx: TypedStepContext): { fitted: Fitted; frame: Frame };
 }

@@ -12,7 +12,7 @@ const w3 = readCsv(fixture("watermelon-3.0.csv"));
 describe("one_hot", () => {
   test("is registered by name with a strict spec", () => {
     assert.equal(getTransform("one_hot"), oneHot);
-    assert.deepEqual(oneHot.spec.parse({}), {});
+    assert.deepEqual(oneHot.spec.parse({}), { min_frequency: null, min_frequency_fraction: null, max_categories: null, handle_unknown: "ignore" });
     assert.equal(oneHot.spec.safeParse({ drop: "first" }).success, false);
   });
 
@@ -40,7 +40,7 @@ describe("one_hot", () => {
   test("missing and unseen levels are all zeros; only levels seen in training get a column", () => {
     const f = readCsv("c\na\nb\n-\nz\n");
     const fitted = oneHot.fit(takeRows(f, [0, 2]), oneHot.spec.parse({}));
-    assert.deepEqual(fitted, { columns: [{ name: "c", levels: ["a"] }] });
+    assert.deepEqual(fitted, { columns: [{ name: "c", levels: ["a"], infrequent: [] }], handle_unknown: "ignore" });
     const out = oneHot.apply(fitted, f);
     assert.deepEqual(out.columns.map((c) => c.name), ["c=a"]);
     assert.deepEqual([...numeric(out, "c=a")], [1, 0, 0, 0]);

@@ -1,6 +1,7 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { createRng } from "../../../src/data/random.js";
+import { indicatorLayout } from "../../../src/models/linear/indicators.js";
 import { leastSquares } from "../../../src/models/linear/least-squares.js";
 
 /** x1 ~ N(0,1), x2 = x1 + gap·N(0,1), x3 ~ N(0,1): κ(X) grows like 1/gap. y exact from β = (2, −1, 0.5), b = 3. */
@@ -58,5 +59,60 @@ describe("least squares: normal equations with refinement, or QR + SVD", () => {
       rss += r * r;
     }
     assert.ok(Math.abs(plain.residualSumOfSquares - rss) < 1e-8 * rss);
+  });
+});
+
+/** Two numeric columns (one in the thousands) and three one-hot blocks, one with empty rows (a missing level). */
+function withIndicators(n = 300) {
+  const rng = createRng(5);
+  const num = () => Float64Array.from({ length: n }, () => rng.normal() * 1e3 + 50);
+  const block = (levels: number, emptyShare: number) => {
+    const codes = Int32Array.from({ length: n }, () => (rng.next() < emptyShare ? -1 : Math.floor(rng.next() * levels)));
+    return { codes, columns: Array.from({ length: levels }, (_, k) => Float64Array.from(codes, (c) => (c === k ? 1 : 0))) };
+  };
+  const a = block(7, 0.1);
+  const b = block(20, 0);
+  const c = block(4, 0);
+  const x0 = num();
+  const x1 = num();
+  const columns = [x0, ...a.columns, x1, ...b.columns, ...c.columns];
+  const y = Float64Array.from({ length: n }, (_, i) => 0.01 * x0[i] + b.codes[i] - 2 * (a.codes[i] === 3 ? 1 : 0) + rng.normal());
+  const weights = Float64Array.from({ length: n }, () => 2 * rng.next());
+  return { columns, y, n, weights, codes: [a.codes, b.codes, c.codes] };
+}
+
+describe("least squares over one-hot blocks kept as codes", () => {
+  test("the blocks are found as codes; numeric columns stay dense", () => {
+    const { columns, n, codes } = withIndicators();
+    const layout = indicatorLayout(columns, n);
+    assert.deepEqual(Array.from(layout.dense), [0, 8]);
+    assert.deepEqual(
+      layout.groups.map((g) => Array.from(g.columns)),
+      [Array.from({ length: 7 }, (_, k) => 1 + k), Array.from({ length: 20 }, (_, k) => 9 + k), Array.from({ length: 4 }, (_, k) => 29 + k)],
+    );
+    layout.groups.forEach((g, b) => assert.deepEqual(Array.from(g.codes), Array.from(codes[b])));
+  });
+  for (const [name, options] of [
+    ["ridge with an intercept", { fitIntercept: true, alpha: 1 }],
+    ["ridge without an intercept", { fitIntercept: false, alpha: 0.5 }],
+    ["weighted ridge", { fitIntercept: true, alpha: 2, weights: withIndicators().weights }],
+  ] as const) {
+    test(`${name}: the same coefficients as the dense path to 1e-10`, () => {
+      const { columns, y, n } = withIndicators();
+      const sparse = leastSquares(columns, y, n, options);
+      const dense = leastSquares(columns, y, n, { ...options, dense: true });
+      assert.equal(sparse.method, "normal_equations");
+      for (let j = 0; j < columns.length; j++) assert.ok(Math.abs(sparse.coef[j] - dense.coef[j]) < 1e-10, `β${j}: ${sparse.coef[j]} vs ${dense.coef[j]}`);
+      assert.ok(Math.abs(sparse.intercept - dense.intercept) < 1e-10);
+      assert.ok(Math.abs(sparse.residualSumOfSquares - dense.residualSumOfSquares) < 1e-9 * dense.residualSumOfSquares);
+    });
+  }
+  test("OLS on complete blocks with an intercept is rank-deficient: refused there, solved by QR + SVD as before", () => {
+    const { columns, y, n } = withIndicators();
+    const r = leastSquares(columns, y, n, { fitIntercept: true });
+    const dense = leastSquares(columns, y, n, { fitIntercept: true, dense: true });
+    assert.equal(r.method, "qr_svd");
+    assert.equal(r.rank, columns.length - 2);
+    assert.deepEqual(Array.from(r.coef), Array.from(dense.coef));
   });
 });

@@ -1,0 +1,63 @@
+/**
+ * One-hot blocks found in a numeric design: runs of adjacent 0/1 columns with at
+ * most one 1 per row (what the one_hot step produces for one categorical column,
+ * a missing or unseen level being a row of zeros). Such a block is kept as the
+ * per-row index of its 1 — one number per row instead of one per row and level —
+ * so the solvers spend what its non-zeros cost: a 550-level column costs one
+ * column's arithmetic, not 550. Every other column stays dense. The layout is a
+ * property of the data, not of how it was produced, so a user's own indicator
+ * columns are read the same way and give the same model.
+ */
+
+export interface IndicatorGroup {
+  /** The design columns of the block, in design order: level k is design column columns[k]. */
+  readonly columns: Int32Array;
+  /** Per row, the level whose column holds its 1, or −1 for a row of zeros. */
+  readonly codes: Int32Array;
+}
+
+export interface Layout {
+  /** Design columns kept dense, ascending. */
+  readonly dense: Int32Array;
+  readonly groups: readonly IndicatorGroup[];
+}
+
+/** Blocks narrower than this stay dense: a dense column or two costs no more than the gather. */
+export const MIN_GROUP_COLUMNS = 3;
+
+function isIndicator(c: Float64Array): boolean {
+  for (let i = 0; i < c.length; i++) if (c[i] !== 0 && c[i] !== 1) return false;
+  return true;
+}
+
+export function indicatorLayout(columns: readonly Float64Array[], n: number, minColumns = MIN_GROUP_COLUMNS): Layout {
+  const dense: number[] = [];
+  const groups: IndicatorGroup[] = [];
+  let members: number[] = [];
+  let codes = new Int32Array(n).fill(-1);
+  const close = (): void => {
+    if (members.length >= minColumns) {
+      groups.push({ columns: Int32Array.from(members), codes });
+      codes = new Int32Array(n).fill(-1);
+    } else {
+      dense.push(...members);
+      codes.fill(-1);
+    }
+    members = [];
+  };
+  columns.forEach((c, j) => {
+    if (!isIndicator(c)) {
+      close();
+      dense.push(j);
+      return;
+    }
+    let overlaps = false;
+    for (let i = 0; i < n && !overlaps; i++) overlaps = c[i] === 1 && codes[i] >= 0;
+    if (overlaps) close();
+    const k = members.length;
+    for (let i = 0; i < n; i++) if (c[i] === 1) codes[i] = k;
+    members.push(j);
+  });
+  close();
+  return { dense: Int32Array.from(dense.sort((a, b) => a - b)), groups };
+}
