@@ -7,6 +7,7 @@
  * calls made in order reach the database in that order.
  */
 import { openDatabase } from "./database.js";
+import { STORE_METHODS } from "./store-methods.js";
 import { DatasetRepository } from "./datasets.js";
 import { EvaluationRepository } from "./evaluations.js";
 import { ModelRepository } from "./models.js";
@@ -36,58 +37,10 @@ export function openSqliteStore(path: string, options: OpenStoreOptions = {}): S
   const evaluations = new EvaluationRepository(db);
   const models = new ModelRepository(db, evaluations);
   return {
-    datasets: promised(new DatasetRepository(db), [
-      "insert",
-      "removeIncomplete",
-      "get",
-      "summary",
-      "list",
-      "columns",
-      "levels",
-      "loadRows",
-      "loadFrame",
-      "delete",
-    ]) satisfies DatasetStore,
-    models: promised(models, [
-      "insert",
-      "insertImported",
-      "get",
-      "list",
-      "servingState",
-      "getArtifact",
-      "markRunning",
-      "setProgress",
-      "succeed",
-      "finishUnsuccessfully",
-      "delete",
-      "queued",
-      "recover",
-    ]) satisfies ModelStore,
-    evaluations: promised(evaluations, [
-      "insert",
-      "get",
-      "list",
-      "fingerprint",
-      "markRunning",
-      "setProgress",
-      "succeed",
-      "finishUnsuccessfully",
-      "queued",
-      "recover",
-    ]) satisfies EvaluationStore,
-    searches: promised(new SearchRepository(db), [
-      "insertWithCandidates",
-      "status",
-      "candidateOutcome",
-      "get",
-      "list",
-      "markRunning",
-      "update",
-      "succeed",
-      "finishUnsuccessfully",
-      "cancel",
-      "recover",
-    ]) satisfies SearchStore,
+    datasets: promised(new DatasetRepository(db), STORE_METHODS.datasets) satisfies DatasetStore,
+    models: promised(models, STORE_METHODS.models) satisfies ModelStore,
+    evaluations: promised(evaluations, STORE_METHODS.evaluations) satisfies EvaluationStore,
+    searches: promised(new SearchRepository(db), STORE_METHODS.searches) satisfies SearchStore,
     isHealthy: async () => {
       try {
         return db.open && db.prepare("SELECT 1 AS ok").get() !== undefined;

@@ -6,6 +6,7 @@
  * cannot be reached, so the server can answer 503 instead of 500 or hanging.
  */
 import type pg from "pg";
+import { STORE_METHODS } from "../store-methods.js";
 import type { DatasetStore, EvaluationStore, ModelStore, OpenStoreOptions, SearchStore, Store } from "../store.js";
 import { asUnavailable, createPool, splitSchema, unavailableOnConnectionFailure } from "./connection.js";
 import { migrate } from "./migrations.js";
@@ -35,58 +36,10 @@ export async function openPostgresStore(locator: { url: string; schema?: string 
     }
   }
   return {
-    datasets: unavailableOnConnectionFailure(new PgDatasetRepository(pool), [
-      "insert",
-      "removeIncomplete",
-      "get",
-      "summary",
-      "list",
-      "columns",
-      "levels",
-      "loadRows",
-      "loadFrame",
-      "delete",
-    ]) satisfies DatasetStore,
-    models: unavailableOnConnectionFailure(new PgModelRepository(pool), [
-      "insert",
-      "insertImported",
-      "get",
-      "list",
-      "servingState",
-      "getArtifact",
-      "markRunning",
-      "setProgress",
-      "succeed",
-      "finishUnsuccessfully",
-      "delete",
-      "queued",
-      "recover",
-    ]) satisfies ModelStore,
-    evaluations: unavailableOnConnectionFailure(new PgEvaluationRepository(pool), [
-      "insert",
-      "get",
-      "list",
-      "fingerprint",
-      "markRunning",
-      "setProgress",
-      "succeed",
-      "finishUnsuccessfully",
-      "queued",
-      "recover",
-    ]) satisfies EvaluationStore,
-    searches: unavailableOnConnectionFailure(new PgSearchRepository(pool), [
-      "insertWithCandidates",
-      "status",
-      "candidateOutcome",
-      "get",
-      "list",
-      "markRunning",
-      "update",
-      "succeed",
-      "finishUnsuccessfully",
-      "cancel",
-      "recover",
-    ]) satisfies SearchStore,
+    datasets: unavailableOnConnectionFailure(new PgDatasetRepository(pool), STORE_METHODS.datasets) satisfies DatasetStore,
+    models: unavailableOnConnectionFailure(new PgModelRepository(pool), STORE_METHODS.models) satisfies ModelStore,
+    evaluations: unavailableOnConnectionFailure(new PgEvaluationRepository(pool), STORE_METHODS.evaluations) satisfies EvaluationStore,
+    searches: unavailableOnConnectionFailure(new PgSearchRepository(pool), STORE_METHODS.searches) satisfies SearchStore,
     isHealthy: () => healthy(pool),
     close: async () => {
       if (!pool.ended) await pool.end();

@@ -1,0 +1,32 @@
+import type { DatasetStore, EvaluationStore, ModelStore, SearchStore } from "./store.js";
+
+/**
+ * Every method of each repository interface, named once: both implementations wrap
+ * their repository's methods by these lists (and `satisfies` checks that the result
+ * is the whole interface), so a new method is one entry here plus one in each repository.
+ */
+export const STORE_METHODS = {
+  datasets: ["insert", "removeIncomplete", "get", "summary", "list", "columns", "levels", "loadRows", "loadFrame", "delete"],
+  models: [
+    "insert",
+    "insertImported",
+    "get",
+    "list",
+    "servingState",
+    "getArtifact",
+    "markRunning",
+    "setProgress",
+    "succeed",
+    "finishUnsuccessfully",
+    "delete",
+    "queued",
+    "recover",
+  ],
+  evaluations: ["insert", "get", "list", "fingerprint", "markRunning", "setProgress", "succeed", "finishUnsuccessfully", "queued", "recover"],
+  searches: ["insertWithCandidates", "status", "candidateOutcome", "get", "list", "markRunning", "update", "succeed", "finishUnsuccessfully", "cancel", "recover"],
+} as const satisfies {
+  datasets: readonly (keyof DatasetStore)[];
+  models: readonly (keyof ModelStore)[];
+  evaluations: readonly (keyof EvaluationStore)[];
+  searches: readonly (keyof SearchStore)[];
+};
