@@ -16,7 +16,7 @@
 import { z } from "zod";
 import { DataError } from "../errors.js";
 import { MISSING_CODE, type Column } from "../frame.js";
-import { checkNewNames, expectColumn, pickColumns, replaceColumns, replacePlanned, targetColumns, type PlannedColumn, type Transform } from "./transform.js";
+import { expectColumn, pickColumns, replaceColumns, replacePlannedChecked, targetColumns, type PlannedColumn, type Transform } from "./transform.js";
 
 const STEP = "one_hot";
 
@@ -188,12 +188,6 @@ export const oneHot: Transform<OneHotSpec, OneHotFitted> = {
     const encoded = pickColumns(columns, spec.columns, ["categorical"], STEP);
     const replacements = new Map<string, PlannedColumn[]>();
     for (const c of encoded) replacements.set(c.name, (c.levels ?? []).map((level): PlannedColumn => ({ name: oneHotName(c.name, level), type: "numeric", min: 0, missing: 0 })));
-    checkNewNames(
-      columns.filter((c) => !replacements.has(c.name)).map((c) => c.name),
-      [...replacements.values()].flat().map((c) => c.name),
-      STEP,
-      "columns",
-    );
-    return replacePlanned(columns, replacements);
+    return replacePlannedChecked(columns, replacements, STEP);
   },
 };

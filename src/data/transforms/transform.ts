@@ -106,6 +106,17 @@ export function replacePlanned(columns: readonly PlannedColumn[], replacements: 
   return columns.flatMap((c) => replacements.get(c.name) ?? [c]);
 }
 
+/** replacePlanned for encoders whose new columns must not take a name a kept column has (a DataError at `columns`). */
+export function replacePlannedChecked(columns: readonly PlannedColumn[], replacements: ReadonlyMap<string, readonly PlannedColumn[]>, step: string): PlannedColumn[] {
+  checkNewNames(
+    columns.filter((c) => !replacements.has(c.name)).map((c) => c.name),
+    [...replacements.values()].flat().map((c) => c.name),
+    step,
+    "columns",
+  );
+  return replacePlanned(columns, replacements);
+}
+
 /** Throws a DataError at `path` when a column name is already taken. */
 export function checkNewNames(existing: Iterable<string>, added: readonly string[], step: string, path: string): void {
   const names = new Set(existing);

@@ -19,7 +19,7 @@ import { DataError } from "../../data/errors.js";
 import { MISSING_CODE, type Column, type Frame } from "../../data/frame.js";
 import { kfold } from "../../data/split.js";
 import { crossFittedEncodings, levelEncodings } from "../../data/target-encoding.js";
-import { checkNewNames, expectColumn, pickColumns, replaceColumns, replacePlanned, type PlannedColumn } from "../../data/transforms/transform.js";
+import { checkNewNames, expectColumn, pickColumns, replaceColumns, replacePlannedChecked, type PlannedColumn } from "../../data/transforms/transform.js";
 import type { Target } from "../../models/contract.js";
 import { f64 } from "../../models/state-schemas.js";
 import type { TypedStep } from "./typed-step.js";
@@ -191,12 +191,6 @@ export const targetEncodeStep: TypedStep<TargetEncodeSpec, TargetEncodeFitted> =
     if (target?.type === "categorical" && !target.levels) return null;
     const replacements = new Map<string, PlannedColumn[]>();
     for (const c of chosen) replacements.set(c.name, outputNames(c.name, classes).map((name): PlannedColumn => ({ name, type: "numeric", missing: 0 })));
-    checkNewNames(
-      columns.filter((c) => !replacements.has(c.name)).map((c) => c.name),
-      [...replacements.values()].flat().map((c) => c.name),
-      STEP,
-      "columns",
-    );
-    return replacePlanned(columns, replacements);
+    return replacePlannedChecked(columns, replacements, STEP);
   },
 };
