@@ -29,8 +29,11 @@ export type Prediction =
   /** labels: class index per row; proba: row-major n × classes.length, when the algorithm has probabilities. */
   | { readonly task: "classification"; readonly labels: Int32Array; readonly proba?: Float64Array }
   | { readonly task: "regression"; readonly values: Float64Array }
-  /** Cluster index per row; -1 for noise (DBSCAN). */
-  | { readonly task: "clustering"; readonly labels: Int32Array }
+  /**
+   * Cluster index per row; -1 for noise (DBSCAN). proba: row-major n × clusters, the
+   * membership probabilities where the method defines them (gmm).
+   */
+  | { readonly task: "clustering"; readonly labels: Int32Array; readonly proba?: Float64Array }
   /** Row-major n × dims. */
   | { readonly task: "projection"; readonly values: Float64Array; readonly dims: number };
 
@@ -83,6 +86,14 @@ export interface Algorithm<P = any, S = any> {
   /** The task this fit will perform, given the target (null for unsupervised). Throws a ParamError-like message if unsupported. */
   fit(train: TrainingSet, params: P, ctx: FitContext): S;
   predict(state: S, X: Frame): Prediction;
+  /**
+   * Clustering methods that label only the rows they were fitted on (agnes, diana, optics):
+   * they define no cluster for a new row, so /predict answers 422 transductive_model and
+   * `predict` is never called; the labels come from `trainingLabels`.
+   */
+  readonly transductive?: boolean;
+  /** Clustering: the cluster of every training row, in training-row order (−1 noise); GET /v1/models/{id}/labels. */
+  trainingLabels?(state: S): Int32Array;
   /** Family-specific explanation (API.md /explain). */
   explain?(state: S, options?: { format?: string; maxNodes?: number; maxDepth?: number; maxValues?: number }): unknown;
 }
