@@ -45,12 +45,12 @@ export interface MetricsFixture {
   clustering_external: {
     reference: number[];
     labels: number[];
-    expected: Record<"a" | "b" | "c" | "d" | "jaccard" | "fowlkes_mallows" | "rand_index" | "adjusted_rand_index", N>;
+    expected: Record<"a" | "b" | "c" | "d" | "jaccard" | "fowlkes_mallows" | "rand_index" | "adjusted_rand_index" | "normalized_mutual_info", N>;
   }[];
   clustering_internal: {
     n_features: number;
     X: number[];
     labels: number[];
-    expected: Record<"silhouette" | "davies_bouldin" | "davies_bouldin_pairwise" | "dunn", N>;
+    expected: Record<"silhouette" | "davies_bouldin" | "davies_bouldin_pairwise" | "dunn" | "calinski_harabasz", N>;
   }[];
 }

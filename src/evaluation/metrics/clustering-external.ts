@@ -21,6 +21,7 @@ export interface ExternalIndices {
   fowlkes_mallows: number;
   rand_index: number;
   adjusted_rand_index: number;
+  normalized_mutual_info: number;
 }
 
 export function pairCounts(reference: ArrayLike<number>, labels: ArrayLike<number>): PairCounts {
@@ -80,8 +81,45 @@ export function externalIndices(reference: ArrayLike<number>, labels: ArrayLike<
     fowlkes_mallows: fowlkesMallowsIndex(p),
     rand_index: randIndex(p),
     adjusted_rand_index: adjustedRandIndex(p),
+    normalized_mutual_info: normalizedMutualInfo(reference, labels),
     pair_counts: p,
   };
+}
+
+/**
+ * Normalised mutual information as scikit-learn's normalized_mutual_info_score with its
+ * default arithmetic mean: I(λ*; λ) / ((H(λ*) + H(λ)) / 2), natural logarithms. Two
+ * labellings that are each a single cluster agree perfectly (1), as in scikit-learn.
+ */
+export function normalizedMutualInfo(reference: ArrayLike<number>, labels: ArrayLike<number>): number {
+  checkSameLength("labels", reference.length, labels);
+  const m = reference.length;
+  const ref = denseIndex(reference);
+  const lab = denseIndex(labels);
+  if (ref.count === lab.count && ref.count <= 1) return 1;
+  const joint = new Map<number, number>();
+  for (let i = 0; i < m; i++) {
+    const key = ref.codes[i] * lab.count + lab.codes[i];
+    joint.set(key, (joint.get(key) ?? 0) + 1);
+  }
+  const refSizes = counts(ref);
+  const labSizes = counts(lab);
+  let mi = 0;
+  for (const [key, nij] of joint) {
+    const i = Math.floor(key / lab.count);
+    const j = key % lab.count;
+    mi += (nij / m) * Math.log((m * nij) / (refSizes[i] * labSizes[j]));
+  }
+  const entropy = (sizes: Float64Array) => sizes.reduce((h, s) => (s > 0 ? h - (s / m) * Math.log(s / m) : h), 0);
+  const mean = (entropy(refSizes) + entropy(labSizes)) / 2;
+  // scikit-learn clips tiny negative rounding of I to 0, and divides by max(mean, eps).
+  return Math.max(mi, 0) / Math.max(mean, Number.EPSILON);
+}
+
+function counts(index: { codes: Int32Array; count: number }): Float64Array {
+  const sizes = new Float64Array(index.count);
+  for (const c of index.codes) sizes[c]++;
+  return sizes;
 }
 
 function pairsOf(n: number): number {

@@ -103,6 +103,65 @@ export function dunnIndex(points: Points, labels: ArrayLike<number>): MetricValu
   return maxDiameter === 0 ? null : finiteOrNull(minBetween / maxDiameter);
 }
 
+/**
+ * Calinski–Harabasz index (variance ratio criterion), as scikit-learn's
+ * calinski_harabasz_score: [B / (k − 1)] / [W / (n − k)] with B the between-cluster and W
+ * the within-cluster sum of squares; higher is better. 1 when W is 0 (scikit-learn's rule).
+ */
+export function calinskiHarabaszScore(points: Points, labels: ArrayLike<number>): MetricValue {
+  const enc = encode(labels, points);
+  if (!enc) return null;
+  const { X, nFeatures: d } = points;
+  const n = enc.codes.length;
+  const centroids = clusterCentroids(points, enc);
+  const mean = new Float64Array(d);
+  for (let i = 0; i < n; i++) for (let f = 0; f < d; f++) mean[f] += X[i * d + f] / n;
+  let between = 0;
+  for (let k = 0; k < enc.k; k++) {
+    let s = 0;
+    for (let f = 0; f < d; f++) s += (centroids[k * d + f] - mean[f]) ** 2;
+    between += enc.sizes[k] * s;
+  }
+  const within = withinSumOfSquares(X, d, enc.codes, centroids);
+  return within === 0 ? 1 : finiteOrNull((between * (n - enc.k)) / (within * (enc.k - 1)));
+}
+
+/**
+ * Sum of squared distances from each point to its cluster's mean (k-means' objective,
+ * the seed's E). Rows labelled −1 (noise) belong to no cluster and are left out.
+ */
+export function sumOfSquaredErrors(points: Points, labels: ArrayLike<number>): MetricValue {
+  const n = labels.length;
+  checkSameLength("X", n * points.nFeatures, points.X);
+  const kept: number[] = [];
+  for (let i = 0; i < n; i++) if (labels[i] !== -1) kept.push(i);
+  if (kept.length === 0) return null;
+  const d = points.nFeatures;
+  const X = new Float64Array(kept.length * d);
+  kept.forEach((row, i) => {
+    for (let f = 0; f < d; f++) X[i * d + f] = points.X[row * d + f];
+  });
+  const map = new Map<number, number>();
+  const codes = Int32Array.from(kept, (row) => {
+    let c = map.get(labels[row]);
+    if (c === undefined) map.set(labels[row], (c = map.size));
+    return c;
+  });
+  const sizes = new Float64Array(map.size);
+  for (const c of codes) sizes[c]++;
+  const centroids = clusterCentroids({ X, nFeatures: d }, { codes, sizes, k: map.size });
+  return finiteOrNull(withinSumOfSquares(X, d, codes, centroids));
+}
+
+function withinSumOfSquares(X: ArrayLike<number>, d: number, codes: Int32Array, centroids: Float64Array): number {
+  let within = 0;
+  for (let i = 0; i < codes.length; i++) {
+    const base = codes[i] * d;
+    for (let f = 0; f < d; f++) within += (X[i * d + f] - centroids[base + f]) ** 2;
+  }
+  return within;
+}
+
 function encode(labels: ArrayLike<number>, points: Points): Encoded | null {
   const n = labels.length;
   checkSameLength("X", n * points.nFeatures, points.X);

@@ -3,8 +3,8 @@
  * (with the seed's pair counts a, b, c, d), internal indices when the points are given.
  */
 import { externalIndices, type PairCounts } from "../metrics/clustering-external.js";
-import { daviesBouldinScore, dunnIndex, silhouetteScore, type Points } from "../metrics/clustering-internal.js";
-import type { Rng } from "../../data/random.js";
+import { calinskiHarabaszScore, daviesBouldinScore, dunnIndex, silhouetteScore, sumOfSquaredErrors, type Points } from "../metrics/clustering-internal.js";
+import { permutation, type Rng } from "../../data/random.js";
 import type { MetricRecord } from "../wire.js";
 
 export interface ClusteringInput {
@@ -14,7 +14,7 @@ export interface ClusteringInput {
   readonly reference?: ArrayLike<number>;
   /** The clustered points, for the internal indices. */
   readonly points?: Points;
-  /** Silhouette on a seeded sample of this many rows (it costs O(n²)). */
+  /** Silhouette and Dunn (both O(n²)) on a seeded sample of this many rows; the other indices use every row. */
   readonly silhouetteSampleSize?: number;
   readonly rng?: Rng;
 }
@@ -33,9 +33,23 @@ export function summarizeClustering(input: ClusteringInput): ClusteringSummary {
     summary.pair_counts = pair_counts;
   }
   if (input.points) {
-    metrics.silhouette = silhouetteScore(input.points, input.labels, { sampleSize: input.silhouetteSampleSize, rng: input.rng });
-    metrics.davies_bouldin = daviesBouldinScore(input.points, input.labels);
-    metrics.dunn = dunnIndex(input.points, input.labels);
+    const { points, labels } = input;
+    metrics.sse = sumOfSquaredErrors(points, labels);
+    metrics.silhouette = silhouetteScore(points, labels, { sampleSize: input.silhouetteSampleSize, rng: input.rng });
+    metrics.davies_bouldin = daviesBouldinScore(points, labels);
+    metrics.calinski_harabasz = calinskiHarabaszScore(points, labels);
+    const sample = input.silhouetteSampleSize;
+    metrics.dunn = sample !== undefined && sample < labels.length && input.rng ? dunnIndex(...sampled(points, labels, sample, input.rng)) : dunnIndex(points, labels);
   }
   return summary;
+}
+
+function sampled(points: Points, labels: ArrayLike<number>, size: number, rng: Rng): [Points, Int32Array] {
+  const rows = permutation(labels.length, rng).subarray(0, size);
+  const d = points.nFeatures;
+  const X = new Float64Array(size * d);
+  rows.forEach((row, i) => {
+    for (let f = 0; f < d; f++) X[i * d + f] = points.X[row * d + f];
+  });
+  return [{ X, nFeatures: d }, Int32Array.from(rows, (row) => labels[row])];
 }

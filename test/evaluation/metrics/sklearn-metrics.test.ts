@@ -22,6 +22,8 @@ import {
   randIndex,
   regressionMetrics,
   silhouetteScore,
+  normalizedMutualInfo,
+  calinskiHarabaszScore,
 } from "../../../src/evaluation/index.js";
 import type { MetricsFixture } from "../fixture-types.js";
 import { assertAllClose, assertClose, f64, i32, loadFixture, optionalF64 } from "../helpers.js";
@@ -86,7 +88,7 @@ describe(`metrics against scikit-learn ${fx.sklearn}`, () => {
     });
   });
 
-  test("clustering, external: pair counts, jaccard, fowlkes_mallows, rand_index, adjusted_rand_index", () => {
+  test("clustering, external: pair counts, jaccard, fowlkes_mallows, rand_index, adjusted_rand_index, normalized_mutual_info", () => {
     fx.clustering_external.forEach((c, i) => {
       const p = pairCounts(i32(c.reference), i32(c.labels));
       for (const key of ["a", "b", "c", "d"] as const) assert.equal(p[key], c.expected[key], `case ${i} ${key}`);
@@ -94,10 +96,11 @@ describe(`metrics against scikit-learn ${fx.sklearn}`, () => {
       assertClose(fowlkesMallowsIndex(p), c.expected.fowlkes_mallows, TOL, `case ${i} fm`);
       assertClose(randIndex(p), c.expected.rand_index, TOL, `case ${i} rand`);
       assertClose(adjustedRandIndex(p), c.expected.adjusted_rand_index, TOL, `case ${i} ari`);
+      assertClose(normalizedMutualInfo(i32(c.reference), i32(c.labels)), c.expected.normalized_mutual_info, TOL, `case ${i} nmi`);
     });
   });
 
-  test("clustering, internal: silhouette, davies_bouldin (both scatters), dunn", () => {
+  test("clustering, internal: silhouette, davies_bouldin (both scatters), dunn, calinski_harabasz", () => {
     fx.clustering_internal.forEach((c, i) => {
       const points = { X: f64(c.X), nFeatures: c.n_features };
       const labels = i32(c.labels);
@@ -105,6 +108,7 @@ describe(`metrics against scikit-learn ${fx.sklearn}`, () => {
       assertClose(daviesBouldinScore(points, labels), c.expected.davies_bouldin, 1e-9, `case ${i} db`);
       assertClose(daviesBouldinScore(points, labels, { scatter: "pairwise" }), c.expected.davies_bouldin_pairwise, 1e-9, `case ${i} db pairwise`);
       assertClose(dunnIndex(points, labels), c.expected.dunn, 1e-9, `case ${i} dunn`);
+      assertClose(calinskiHarabaszScore(points, labels), c.expected.calinski_harabasz, 1e-9, `case ${i} calinski_harabasz`);
     });
   });
 });

@@ -36,16 +36,18 @@ describe("summarizeClustering", () => {
     assert.ok((s.metrics.davies_bouldin as number) < 0.1);
     // closest pair across: (1,0)–(10,10) and (0,1)–(10,10) at √181; widest within: √2
     assertClose(s.metrics.dunn, Math.sqrt(181) / Math.sqrt(2), 1e-12, "dunn");
+    // each cluster: (0,0) (0,1) (1,0) around (1/3, 1/3) → 2/9 + 5/9 + 5/9 = 4/3
+    assertClose(s.metrics.sse, 8 / 3, 1e-12, "sse");
     assert.equal(s.pair_counts, undefined);
   });
 
   test("one cluster (or all singletons) gives null internal indices", () => {
     const points = { X: f64([0, 1, 2]), nFeatures: 1 };
-    assert.deepEqual(summarizeClustering({ labels: i32([0, 0, 0]), points }).metrics, { silhouette: null, davies_bouldin: null, dunn: null });
+    assert.deepEqual(summarizeClustering({ labels: i32([0, 0, 0]), points }).metrics, { sse: 2, silhouette: null, davies_bouldin: null, calinski_harabasz: null, dunn: null });
     assert.equal(summarizeClustering({ labels: i32([0, 1, 2]), points }).metrics.silhouette, null);
   });
 
-  test("a sampled silhouette is seeded: same rng seed, same value", () => {
+  test("a sampled silhouette (and Dunn index) is seeded: same rng seed, same value", () => {
     const rng = createRng(1);
     const n = 200;
     const X = new Float64Array(n * 2);
@@ -55,6 +57,8 @@ describe("summarizeClustering", () => {
       X[2 * i] = labels[i] * 3 + rng.normal();
       X[2 * i + 1] = rng.normal();
     }
+    const dunnOf = (seed: number) => summarizeClustering({ labels, points: { X, nFeatures: 2 }, silhouetteSampleSize: 50, rng: createRng(seed) }).metrics.dunn;
+    assert.equal(dunnOf(4), dunnOf(4));
     const run = (seed: number) =>
       summarizeClustering({ labels, points: { X, nFeatures: 2 }, silhouetteSampleSize: 50, rng: createRng(seed) }).metrics.silhouette;
     assert.equal(run(9), run(9));
