@@ -28,6 +28,7 @@ const CATALOGUE = {
   payload_too_large: { status: 413, title: "Payload too large" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },
   unusable_request: { status: 422, title: "Unusable request" },
+  transductive_model: { status: 422, title: "Model labels only its training rows" },
   unknown_algorithm: { status: 422, title: "Unknown algorithm" },
   invalid_params: { status: 422, title: "Invalid parameters" },
   unknown_column: { status: 422, title: "Unknown column" },

@@ -136,8 +136,19 @@ function predictionToWire(model: FittedModel, p: Prediction, withProbabilities: 
       const bad = rowsWithNonFinite(p.values, 1);
       return { predictions: Array.from(p.values, finiteOrNull), ...(bad.length ? { warnings: [nonFiniteWarning(bad)] } : {}) };
     }
-    case "clustering":
-      return { predictions: Array.from(p.labels) };
+    case "clustering": {
+      const predictions = Array.from(p.labels);
+      if (!withProbabilities) return { predictions };
+      if (!p.proba) throw new ApiError("unusable_request", `${model.algorithm.name} gives no membership probabilities`, [{ path: "probabilities", message: "not available" }]);
+      const proba = p.proba;
+      const k = proba.length / Math.max(predictions.length, 1);
+      const probabilities = predictions.map((_, i) => {
+        const row: Record<string, number | null> = {};
+        for (let j = 0; j < k; j++) row[String(j)] = finiteOrNull(proba[i * k + j]);
+        return row;
+      });
+      return { predictions, probabilities };
+    }
     case "projection": {
       const bad = rowsWithNonFinite(p.values, p.dims);
       const rows: (number | null)[][] = [];
@@ -149,6 +160,11 @@ function predictionToWire(model: FittedModel, p: Prediction, withProbabilities: 
 
 /** Validated rows → the 200 response body as JSON text. Throws ApiError / DataError (the caller maps them). */
 export function predictJson(modelId: string, model: FittedModel, body: PredictBody): string {
+  if (model.algorithm.transductive) {
+    throw new ApiError("transductive_model", `${model.algorithm.name} labels only the rows it was trained on and defines no cluster for a new row; GET /v1/models/${modelId}/labels lists them`, [
+      { path: "rows", message: "transductive model" },
+    ]);
+  }
   const X = encodeRows(body.rows, model.features);
   let prediction = predictPipeline(model.algorithm, model.pipeline, X);
   if (body.decision_threshold !== undefined) prediction = moveThreshold(model, prediction, body.decision_threshold);

@@ -372,7 +372,8 @@ export class JobRunner {
       artifact: Buffer.from(output.artifact),
       sha256: output.sha256,
       classes: output.classes,
-      metrics: (output.evaluation?.metrics as Record<string, number | null> | undefined) ?? null,
+      // A clustering model has no validation: its metrics are the training rows' n_clusters and noise_count.
+      metrics: (output.evaluation?.metrics as Record<string, number | null> | undefined) ?? (output.clusterCounts ? { ...output.clusterCounts } : null),
       warnings: output.warnings,
       fitSeconds: output.fitSeconds,
       evaluation,

@@ -1,8 +1,12 @@
-/** Scores a trained model on another dataset (POST /v1/evaluations with model_id + dataset_id). */
+/**
+ * Scores a trained model on a dataset (POST /v1/evaluations with model_id + dataset_id):
+ * against its target, or for a clustering model by the indices of ./clustering.ts.
+ */
 import { conformColumn, conformFrame } from "../data/conform.js";
 import { getColumn, takeRows, type Frame } from "../data/frame.js";
 import type { Target } from "../models/contract.js";
 import { loadArtifact } from "./artifact.js";
+import { scoreClustering } from "./clustering.js";
 import { predictPipeline } from "./pipeline.js";
 import { applyThreshold, rowOutcomes, scorePredictions } from "./scoring.js";
 import type { DecisionThreshold } from "../evaluation/threshold.js";
@@ -10,6 +14,11 @@ import type { EvaluationResult } from "./train.js";
 
 export function scoreModel(artifact: Buffer, frame: Frame, spec: Record<string, unknown>, progress: (f: number) => void): EvaluationResult {
   const model = loadArtifact(artifact);
+  if (model.task === "clustering") {
+    const reference = typeof spec.reference === "string" ? spec.reference : undefined;
+    const seed = typeof spec.seed === "number" ? spec.seed : 0;
+    return scoreClustering(model, frame, { trainingRows: spec.training_rows === true, reference, seed }, progress);
+  }
   if (!model.target) throw new Error("the model has no target to score against");
   const targetColumn = getColumn(frame, model.target);
   const keep: number[] = [];

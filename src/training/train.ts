@@ -14,6 +14,7 @@ import type { Validation } from "./validation.js";
 import type { DecisionThreshold } from "../evaluation/threshold.js";
 import { classCounts } from "./scoring.js";
 import { subset } from "./dataset-view.js";
+import { trainingClusterCounts, type ClusterCounts } from "./clustering.js";
 
 export type { EvaluationResult } from "./validate.js";
 
@@ -39,6 +40,8 @@ export interface ResolvedSpec {
 
 export interface TrainResult {
   model: FittedModel;
+  /** Clustering: the training rows' n_clusters and noise_count (the model's fields; there is no validation to report). */
+  clusterCounts: ClusterCounts | null;
   evaluation: EvaluationResult | null;
   warnings: string[];
   fitSeconds: number;
@@ -92,7 +95,7 @@ export function trainModel(frame: Frame, spec: ResolvedSpec, hooks: Hooks): Trai
     pipeline,
     trainedAt: new Date().toISOString(),
   };
-  return { model, evaluation, warnings, fitSeconds };
+  return { model, evaluation, warnings, fitSeconds, clusterCounts: trainingClusterCounts(model) };
 }
 
 /** Cross-validates a spec without keeping a model (POST /v1/evaluations with an algorithm). */

@@ -23,6 +23,7 @@ import { openStore, type Store, type StoreLocator } from "../store/store.js";
 import { serializeArtifact } from "./artifact.js";
 import { describePipeline, type StepDescription } from "./pipeline.js";
 import { scoreModel } from "./score.js";
+import type { ClusterCounts } from "./clustering.js";
 import { resolveSpec } from "./spec.js";
 import { evaluateSpec, trainModel, type EvaluationResult } from "./train.js";
 import { learningData } from "./dataset-view.js";
@@ -57,6 +58,7 @@ export interface TrainOutput {
   warnings: string[];
   fitSeconds: number;
   pipeline: StepDescription[];
+  clusterCounts: ClusterCounts | null;
 }
 
 /** Scoring a model on a dataset, or cross-validating an algorithm spec: both end as an evaluation. */
@@ -132,6 +134,7 @@ async function run(task: WorkerTask, hooks: Hooks & { progress: (value: number) 
       warnings: result.warnings,
       fitSeconds: result.fitSeconds,
       pipeline: describePipeline(result.model.pipeline),
+      clusterCounts: result.clusterCounts,
     };
   }
   const evaluation = await evaluations.get(task.evaluationId);

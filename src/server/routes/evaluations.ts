@@ -11,6 +11,8 @@ import { z } from "zod";
 import { downsampleCurve } from "../../evaluation/curves/downsample.js";
 import type { EvaluationRecord } from "../../store/evaluations.js";
 import type { DatasetRecord } from "../../store/datasets.js";
+import type { ModelRecord } from "../../store/models.js";
+import { getAlgorithm } from "../../models/registry.js";
 import { resolveSpec, SpecError, storedSpecExtras, type QueueLimits } from "../../training/spec.js";
 import { ApiError, checkJobCapacity, notFound } from "../errors.js";
 import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
@@ -110,16 +112,16 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
     async (request, reply) => {
       checkJobCapacity(await jobs.activeCount(), app.services.config.maxJobs);
       const body = request.body;
-      const dataset = await store.datasets.get(body.dataset_id);
-      if (!dataset) throw new ApiError("not_found", `dataset ${body.dataset_id} does not exist`, [{ path: "dataset_id", message: "unknown dataset" }]);
       if (body.model_id !== undefined) {
         const extra = (["algorithm", "params", "preprocessing", "validation", "features", "target", "seed", "auto_scale"] as const).filter((k) => body[k] !== undefined);
-        if (extra.length) throw new ApiError("validation_failed", "scoring a stored model takes only model_id, dataset_id, positive_class and beta", extra.map((k) => ({ path: k, message: "not allowed with model_id" })));
-        const record = await scoreModelRequest(body.model_id, dataset, body.positive_class, body.beta, body.decision_threshold);
+        if (extra.length) throw new ApiError("validation_failed", "scoring a stored model takes only model_id, dataset_id, reference, positive_class and beta", extra.map((k) => ({ path: k, message: "not allowed with model_id" })));
+        const record = await scoreModelRequest(body.model_id, body);
         reply.header("location", `/v1/evaluations/${record.id}`);
         return reply.code(202).send(evaluationToWire(record));
       }
+      if (body.reference !== undefined) throw new ApiError("validation_failed", "reference applies to scoring a clustering model (with its model_id)", [{ path: "reference", message: "not allowed without model_id" }]);
       if (!body.algorithm) throw new ApiError("validation_failed", "give model_id (score a model) or algorithm (cross-validate a spec)", [{ path: "algorithm", message: "required without model_id" }]);
+      const dataset = await requireDataset(body.dataset_id);
       const seed = body.seed ?? randomInt(0, 2 ** 31);
       const spec = resolveEvaluationSpec(body, dataset, seed, { jobMemoryMb: app.services.config.jobMemoryMb });
       const record = await store.evaluations.insert({
@@ -149,16 +151,23 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
     },
   );
 
-  async function scoreModelRequest(
-    modelId: string,
-    dataset: DatasetRecord,
-    positiveClass: string | undefined,
-    beta: number | undefined,
-    decisionThreshold: number | "rescale" | undefined,
-  ): Promise<EvaluationRecord> {
+  async function requireDataset(id: string | undefined): Promise<DatasetRecord> {
+    if (id === undefined) throw new ApiError("validation_failed", "dataset_id is required", [{ path: "dataset_id", message: "required" }]);
+    const dataset = await store.datasets.get(id);
+    if (!dataset) throw new ApiError("not_found", `dataset ${id} does not exist`, [{ path: "dataset_id", message: "unknown dataset" }]);
+    return dataset;
+  }
+
+  type ScoreRequest = Pick<z.infer<typeof createEvaluationBody>, "dataset_id" | "reference" | "positive_class" | "beta" | "decision_threshold">;
+
+  async function scoreModelRequest(modelId: string, body: ScoreRequest): Promise<EvaluationRecord> {
     const model = await store.models.get(modelId);
     if (!model) throw new ApiError("not_found", `model ${modelId} does not exist`, [{ path: "model_id", message: "unknown model" }]);
     if (model.status !== "succeeded") throw new ApiError("wrong_state", `model ${modelId} is ${model.status}; only a succeeded model can be scored`);
+    if (model.spec.task === "clustering") return scoreClusteringRequest(model, body);
+    const dataset = await requireDataset(body.dataset_id);
+    const { positive_class: positiveClass, beta, decision_threshold: decisionThreshold } = body;
+    if (body.reference !== undefined) throw new ApiError("invalid_request", "reference applies to clustering models; this model is scored against its target", [{ path: "reference", message: "not a clustering model" }]);
     if (!model.spec.target) throw new ApiError("unusable_request", "the model has no target: only supervised models can be scored");
     const columns = new Map(dataset.columns.map((c) => [c.name, c]));
     const missing = [...model.spec.features, model.spec.target].filter((n) => !columns.has(n));
@@ -185,6 +194,33 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
       method: "dataset",
       status: "queued",
       spec: { model_id: modelId, dataset_id: dataset.id, params: model.spec.params, target: model.spec.target, ...(positiveClass ? { positive_class: positiveClass } : {}), ...(beta ? { beta } : {}), ...(decisionThreshold !== undefined ? { decision_threshold: decisionThreshold } : {}) },
+    });
+    await jobs.submitScoring(record.id);
+    return record;
+  }
+
+  /** A clustering model: internal indices on a dataset (by default its own training rows), external ones against `reference`. */
+  async function scoreClusteringRequest(model: ModelRecord, body: ScoreRequest): Promise<EvaluationRecord> {
+    const misplaced = (["positive_class", "beta", "decision_threshold"] as const).filter((k) => body[k] !== undefined);
+    if (misplaced.length) throw new ApiError("invalid_request", `${misplaced.join(", ")} apply to classifiers; model ${model.id} clusters`, misplaced.map((k) => ({ path: k, message: "not for a clustering model" })));
+    const trainedOn = model.spec.dataset_id === "" ? undefined : model.spec.dataset_id;
+    const dataset = await requireDataset(body.dataset_id ?? trainedOn);
+    const columns = new Set(dataset.columns.map((c) => c.name));
+    const missing = model.spec.features.filter((n) => !columns.has(n));
+    if (missing.length) throw new ApiError("unknown_column", `the dataset lacks column(s) ${missing.join(", ")}`, missing.map((n) => ({ path: "dataset_id", message: `no column ${n}` })));
+    if (body.reference !== undefined && !columns.has(body.reference)) throw new ApiError("unknown_column", `reference "${body.reference}" is not a column of the dataset`, [{ path: "reference", message: "unknown column" }]);
+    const trainingRows = dataset.id === trainedOn;
+    if (!trainingRows && getAlgorithm(model.spec.algorithm)?.transductive) {
+      throw new ApiError("transductive_model", `${model.spec.algorithm} labels only the rows it was trained on: score it on dataset ${trainedOn ?? "(unknown: the model was imported)"}`, [{ path: "dataset_id", message: "transductive model" }]);
+    }
+    const record = await store.evaluations.insert({
+      model_id: model.id,
+      dataset_id: dataset.id,
+      algorithm: model.spec.algorithm,
+      task: "clustering",
+      method: "dataset",
+      status: "queued",
+      spec: { model_id: model.id, dataset_id: dataset.id, params: model.spec.params, target: null, training_rows: trainingRows, seed: model.spec.seed, ...(body.reference !== undefined ? { reference: body.reference } : {}) },
     });
     await jobs.submitScoring(record.id);
     return record;

@@ -12,7 +12,8 @@ import { describePipeline } from "../../training/pipeline.js";
 import { resolveSpec, SpecError, storedSpecExtras } from "../../training/spec.js";
 import { ApiError, checkJobCapacity, notFound } from "../errors.js";
 import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
-import { createModelBody, explainQuery, listModelsQuery, modelSchema } from "../schemas/models.js";
+import { createModelBody, explainQuery, labelsQuery, labelsResponse, listModelsQuery, modelSchema } from "../schemas/models.js";
+import { servingModel } from "../predict.js";
 import { cursorSeq, page } from "./pagination.js";
 import { predictRoute } from "./predict.js";
 import { ExplanationCache } from "../explain-cache.js";
@@ -42,6 +43,7 @@ export function modelToWire(m: ModelRecord) {
     ...(m.classes ? { classes: m.classes } : {}),
     ...(m.evaluation_id ? { evaluation_id: m.evaluation_id } : {}),
     ...(m.metrics ? { metrics: m.metrics } : {}),
+    ...(s.task === "clustering" && typeof m.metrics?.n_clusters === "number" ? { n_clusters: m.metrics.n_clusters, noise_count: m.metrics.noise_count ?? 0 } : {}),
     ...(m.warnings ? { warnings: m.warnings } : {}),
     ...(m.pipeline ? { pipeline: m.pipeline } : {}),
     ...(m.fit_seconds !== null ? { fit_seconds: m.fit_seconds } : {}),
@@ -183,6 +185,36 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
         explanations.set(key, explained);
       }
       return reply.type(explained.contentType).send(explained.body as never);
+    },
+  );
+
+  app.get(
+    "/models/:id/labels",
+    {
+      schema: {
+        tags: ["models"],
+        summary:
+          "Clustering models: the cluster of every training row, in the training dataset's row order (−1 for noise), a page at a time. " +
+          "Transductive methods (agnes, diana, optics) answer only here: they define no cluster for a new row. 422 for a model that does not cluster.",
+        params: idParams,
+        querystring: labelsQuery,
+        response: { 200: labelsResponse, 404: problemSchema, 409: problemSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const m = await getModel(request.params.id);
+      requireSucceeded(m);
+      const model = await servingModel(models, m.id, m.artifact_sha256!);
+      if (model.task !== "clustering" || !model.algorithm.trainingLabels) {
+        throw new ApiError("unusable_request", `model ${m.id} does ${model.task}: only clustering models label their training rows`);
+      }
+      // Cheap: the labels are an Int32Array in the cached state; only the page is copied.
+      const labels = model.algorithm.trainingLabels(model.pipeline.state);
+      const { offset, limit } = request.query;
+      const end = Math.min(labels.length, offset + limit);
+      const items = [];
+      for (let row = offset; row < end; row++) items.push({ row, label: labels[row] });
+      return { items, total: labels.length };
     },
   );
 

@@ -60,7 +60,16 @@ export const curvePointsQuery = z.object({
 export const createEvaluationBody = z
   .object({
     model_id: z.string().min(1).optional().describe("Score this stored model on dataset_id (then give no algorithm)."),
-    dataset_id: z.string().min(1),
+    dataset_id: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Required, except with the model_id of a clustering model: it defaults to the dataset the model was trained on (the only one a transductive model can be scored on)."),
+    reference: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Clustering models: a column of the dataset with a reference labelling, for the external indices (jaccard, fowlkes_mallows, rand_index, adjusted_rand_index, normalized_mutual_info)."),
     algorithm: z.string().min(1).optional().describe("Or cross-validate this algorithm on dataset_id without keeping a model."),
     target: z.string().min(1).optional(),
     features: z.array(z.string().min(1)).min(1).optional(),

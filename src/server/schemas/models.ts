@@ -79,6 +79,8 @@ export const modelSchema = z
     seed: z.number().int(),
     evaluation_id: z.string().optional(),
     metrics: metricsSchema.optional(),
+    n_clusters: z.number().int().optional().describe("Clustering: the clusters found on the training rows (noise not counted)."),
+    noise_count: z.number().int().optional().describe("Clustering: training rows labelled noise (−1), as DBSCAN leaves them."),
     warnings: z.array(z.string()).optional().describe("E.g. an optimiser that did not converge, or rows left out for a missing target."),
     pipeline: z
       .array(z.object({ step: z.string(), automatic: z.boolean(), options: z.unknown(), fitted: z.record(z.string(), z.unknown()).nullable() }))
@@ -116,6 +118,18 @@ export const predictBody = z
 export type PredictBody = z.infer<typeof predictBody>;
 
 /** Sent pre-serialised (src/server/predict.ts): this schema documents the response; tests hold responses to it. */
+export const labelsQuery = z.object({
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(10000).default(1000),
+});
+
+export const labelsResponse = z
+  .object({
+    items: z.array(z.object({ row: z.number().int().describe("Row index in the training dataset (0-based)"), label: z.number().int().describe("Cluster index; −1 for noise") })),
+    total: z.number().int().describe("Training rows in all"),
+  })
+  .meta({ id: "ClusterLabels" });
+
 export const predictResponse = z.object({
   model_id: z.string(),
   predictions: z
@@ -125,7 +139,7 @@ export const predictResponse = z.object({
   probabilities: z
     .array(z.record(z.string(), z.number().nullable()))
     .optional()
-    .describe("With probabilities: true, one object per row in class order; null where not finite."),
+    .describe("With probabilities: true, one object per row in class order (clustering: membership probability per cluster index, where the method defines it, as gmm); null where not finite."),
   projections: z.array(z.array(z.number().nullable())).optional(),
   warnings: z
     .array(z.string())
