@@ -37,7 +37,7 @@ export const centroidState = z
   );
 export type CentroidState = z.infer<typeof centroidState>;
 
-export function sizesOf(labels: Int32Array, k: number): Int32Array {
+export function sizesOf(labels: Int32Array, k: number): Int32Array<ArrayBuffer> {
   const sizes = new Int32Array(k);
   for (const l of labels) if (l >= 0) sizes[l]++;
   return sizes;

@@ -17,8 +17,8 @@ import { throwIfAborted, type AbortFlag } from "../contract.js";
 
 export interface LloydResult {
   /** k × d, row-major. */
-  readonly centres: Float64Array;
-  readonly labels: Int32Array;
+  readonly centres: Float64Array<ArrayBuffer>;
+  readonly labels: Int32Array<ArrayBuffer>;
   /** Sum of squared distances of the rows to their centres (SSE). */
   readonly inertia: number;
   /** Iterations run (each one an assignment and an update). */
@@ -190,7 +190,7 @@ function sseOf(X: Float64Array, n: number, d: number, C: Float64Array, labels: I
 }
 
 /** The centres at the given rows (k × d). */
-export function centresAtRows(X: Float64Array, d: number, rows: readonly number[]): Float64Array {
+export function centresAtRows(X: Float64Array, d: number, rows: readonly number[]): Float64Array<ArrayBuffer> {
   const C = new Float64Array(rows.length * d);
   rows.forEach((r, c) => C.set(X.subarray(r * d, r * d + d), c * d));
   return C;

@@ -34,7 +34,7 @@ test("final clusters on watermelon 4.0: SEEDS.md's partition, numbered by the in
   rows.forEach((r, c) => assert.equal(s.labels[r], c));
   assert.deepEqual(Array.from(s.sizes), [14, 3, 13]);
   // predict on the training rows agrees with the training labels (the assignment is stable).
-  assert.deepEqual(kmeans.predict(s, X).labels, s.labels);
+  assert.deepEqual(kmeans.predict(s, X), { task: "clustering", labels: s.labels });
   const e = kmeans.explain!(s) as { inertia: number; n_iter: number; centres: Record<string, number>[] };
   assert.equal(e.centres.length, 3);
   assert.ok(e.inertia > 0 && e.n_iter >= 2);
