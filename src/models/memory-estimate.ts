@@ -16,6 +16,7 @@
  */
 import type { Algorithm } from "./contract.js";
 import { EXHAUSTIVE_MAX_CLASSES } from "./multiclass/code-matrix.js";
+import { AGNES_MAX_ROWS } from "./cluster/limits.js";
 
 export const BYTES_PER_VALUE = 8;
 const MB = 1 << 20;
@@ -176,7 +177,35 @@ const neural: FamilyEstimate = (_algorithm, params, shape) => {
 
 const baseline: FamilyEstimate = (_algorithm, _params, shape) => [{ path: "features", bytes: values(shape.rows * Math.max(1, shape.classes)), what: "per-row predictions" }];
 
-const FAMILIES: Readonly<Record<string, FamilyEstimate>> = { tree, svm, linear, neural, baseline };
+/**
+ * Clustering: every method keeps a row-major copy of the rows and their labels; then
+ * k-means-like methods k × d centres (and k-means++'s candidate potentials, 2 + ln k rows each),
+ * gmm n × k responsibilities and k d × d covariances and factors, agnes its condensed n × n
+ * distance matrix (single linkage excepted: Prim's tree needs O(n)), dbscan the neighbour
+ * lists of every row (bounded by rows², as every row may see every other).
+ */
+const cluster: FamilyEstimate = (algorithm, params, shape) => {
+  const { rows: n, features: p } = shape;
+  const k = Math.min(num(params, "n_clusters", num(params, "n_components", 8)), Math.max(1, n));
+  const terms: MemoryTerm[] = [{ path: "features", bytes: values(2 * n * p + 4 * n), what: `the training rows as a row-major copy, labels and distances (${n} rows × ${p} features)` }];
+  const name = algorithm.name;
+  if (name === "kmeans" || name === "bisecting_kmeans" || name === "kmedoids") {
+    terms.push({ path: "params.n_clusters", bytes: values(4 * k * p + (2 + Math.log(k)) * n), what: `${k} centres and the k-means++ candidates' distances` });
+  } else if (name === "gmm") {
+    terms.push({ path: "params.n_components", bytes: values(3 * n * k + 4 * k * p * p), what: `responsibilities (${n} rows × ${k} components) and ${k} covariance matrices with their factors` });
+  } else if (name === "agnes") {
+    const linkage = option(params, "linkage") ?? "ward";
+    // Beyond the row limit the fit refuses before allocating, so the matrix is counted at most at the limit.
+    const m = Math.min(n, AGNES_MAX_ROWS);
+    if (linkage !== "single") terms.push({ path: "params.linkage", bytes: values((m * (m - 1)) / 2), what: `the condensed distance matrix of ${m.toLocaleString("en")} rows (${linkage} linkage; single linkage needs none)` });
+    terms.push({ path: "features", bytes: values(8 * n), what: "the merge list and the nearest-neighbour chain" });
+  } else if (name === "dbscan") {
+    terms.push({ path: "params.eps", bytes: 4 * Math.min(n * n, n * Math.max(1, num(params, "min_samples", 5)) * 64), what: "neighbour lists of every row" });
+  }
+  return terms;
+};
+
+const FAMILIES: Readonly<Record<string, FamilyEstimate>> = { tree, svm, linear, neural, baseline, cluster };
 
 /** Whether this file knows the algorithm's family (a test holds every registered algorithm to it). */
 export function hasMemoryModel(algorithm: Algorithm): boolean {

@@ -9,8 +9,9 @@ import { linearAlgorithms } from "./linear/index.js";
 import { mlp } from "./neural/mlp.js";
 import { svm } from "./svm/svm.js";
 import { svr } from "./svm/svr.js";
+import { clusterAlgorithms } from "./cluster/index.js";
 
-const algorithms: readonly Algorithm[] = [baseline, id3, c45, cart, obliqueTree, ...linearAlgorithms, mlp, svm, svr];
+const algorithms: readonly Algorithm[] = [baseline, id3, c45, cart, obliqueTree, ...linearAlgorithms, mlp, svm, svr, ...clusterAlgorithms];
 
 const byName = new Map(algorithms.map((a) => [a.name, a]));
 

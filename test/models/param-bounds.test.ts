@@ -23,6 +23,7 @@ const UNBOUNDED_BY_NATURE: Readonly<Record<string, string>> = {
   "priors{}": "a per-class prior: a value, not a size",
   "thresholds{}": "binarize's per-column threshold: a value, not a size",
   threshold: "a cut on a value or a score: sizes nothing",
+  "cut.distance_threshold": "agnes's dendrogram cut height: a value, not a size (the clusters it gives never exceed the rows)",
   numeric_fill_value: "the value imputed into missing cells",
   min_impurity_decrease: "a stopping threshold: larger values only stop growth sooner",
   ccp_alpha: "a pruning threshold: larger values only prune more",

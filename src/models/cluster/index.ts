@@ -1,0 +1,7 @@
+/** The clustering family (seed 002 聚类), in the order GET /v1/algorithms lists them. */
+import type { Algorithm } from "../contract.js";
+import { agnes } from "./agnes.js";
+import { bisectingKmeans } from "./bisecting-kmeans.js";
+import { kmeans } from "./kmeans.js";
+
+export const clusterAlgorithms: readonly Algorithm[] = [kmeans, bisectingKmeans, agnes];

@@ -1,0 +1,278 @@
+/**
+ * Agglomerative clustering's merge list, as scipy's `linkage` builds it (scikit-learn's
+ * AgglomerativeClustering calls scipy for these linkages without connectivity):
+ *
+ *   single             Prim's minimum spanning tree, distances computed on the fly: O(n) memory, O(n²·d) time.
+ *   complete, average, ward   the nearest-neighbour chain on a condensed distance matrix (these
+ *                      linkages are reducible, so the chain's reciprocal nearest neighbours are
+ *                      true merges): O(n²) memory and time after the O(n²·d) matrix.
+ *   centroid           not reducible (a merge can bring clusters closer: inversions), so the generic
+ *                      algorithm: each cluster caches its nearest neighbour; only the caches that
+ *                      pointed at the merged pair are rescanned.
+ *
+ * Distances update by Lance–Williams; ward and centroid work on squared Euclidean distances
+ * and report their square roots, as scipy does. The merges are then sorted by height
+ * (stable) and renumbered as scipy's `label` does: leaves are 0…n−1, merge i creates cluster
+ * n + i, and each pair lists its smaller id first.
+ */
+import { throwIfAborted, type AbortFlag } from "../contract.js";
+
+export type Linkage = "single" | "complete" | "average" | "centroid" | "ward";
+
+export interface MergeList {
+  /** The two clusters joined by merge i (ids < n are rows; n + j is the cluster of merge j), smaller first. */
+  readonly a: Int32Array<ArrayBuffer>;
+  readonly b: Int32Array<ArrayBuffer>;
+  readonly height: Float64Array<ArrayBuffer>;
+  /** Rows in the cluster merge i creates. */
+  readonly size: Int32Array<ArrayBuffer>;
+}
+
+/** Position of pair (i, j), i < j, in the condensed upper triangle of an n × n matrix. */
+function condensed(n: number, i: number, j: number): number {
+  return n * i - (i * (i + 1)) / 2 + j - i - 1;
+}
+
+function euclidean2(X: Float64Array, d: number, i: number, j: number): number {
+  let s = 0;
+  for (let t = 0; t < d; t++) {
+    const v = X[i * d + t] - X[j * d + t];
+    s += v * v;
+  }
+  return s;
+}
+
+/** Condensed pairwise distances (squared when `squared`). */
+export function condensedDistances(X: Float64Array, n: number, d: number, squared: boolean, signal?: AbortFlag): Float64Array {
+  const D = new Float64Array((n * (n - 1)) / 2);
+  let p = 0;
+  for (let i = 0; i < n; i++) {
+    if ((i & 255) === 0) throwIfAborted(signal);
+    for (let j = i + 1; j < n; j++) {
+      const s = euclidean2(X, d, i, j);
+      D[p++] = squared ? s : Math.sqrt(s);
+    }
+  }
+  return D;
+}
+
+type Update = (dkx: number, dky: number, dxy: number, nx: number, ny: number, nk: number) => number;
+
+/** Lance–Williams: the distance from cluster k (size nk) to x ∪ y, given d(k,x), d(k,y), d(x,y). */
+const UPDATE: Record<Exclude<Linkage, "single">, Update> = {
+  complete: (dkx, dky) => Math.max(dkx, dky),
+  average: (dkx, dky, _dxy, nx, ny) => (nx * dkx + ny * dky) / (nx + ny),
+  // On squared distances.
+  centroid: (dkx, dky, dxy, nx, ny) => (nx * dkx + ny * dky) / (nx + ny) - (nx * ny * dxy) / ((nx + ny) * (nx + ny)),
+  ward: (dkx, dky, dxy, nx, ny, nk) => ((nk + nx) * dkx + (nk + ny) * dky - nk * dxy) / (nk + nx + ny),
+};
+
+/** Raw merges (slot ids, not yet renumbered) in the order they happened. */
+interface RawMerges {
+  x: Int32Array;
+  y: Int32Array;
+  h: Float64Array;
+}
+
+const rawMerges = (n: number): RawMerges => ({ x: new Int32Array(n - 1), y: new Int32Array(n - 1), h: new Float64Array(n - 1) });
+
+function primSingle(X: Float64Array, n: number, d: number, signal?: AbortFlag): RawMerges {
+  const raw = rawMerges(n);
+  const best = new Float64Array(n).fill(Infinity);
+  const merged = new Uint8Array(n);
+  let x = 0;
+  for (let k = 0; k < n - 1; k++) {
+    if ((k & 63) === 0) throwIfAborted(signal);
+    merged[x] = 1;
+    let y = -1;
+    let min = Infinity;
+    for (let i = 0; i < n; i++) {
+      if (merged[i]) continue;
+      const dist = euclidean2(X, d, x, i);
+      if (dist < best[i]) best[i] = dist;
+      if (best[i] < min) {
+        min = best[i];
+        y = i;
+      }
+    }
+    raw.x[k] = x;
+    raw.y[k] = y;
+    raw.h[k] = Math.sqrt(min);
+    x = y;
+  }
+  return raw;
+}
+
+function nnChain(D: Float64Array, n: number, update: Update, signal?: AbortFlag): RawMerges {
+  const raw = rawMerges(n);
+  const size = new Float64Array(n).fill(1);
+  const chain = new Int32Array(n);
+  let len = 0;
+  const at = (i: number, j: number) => (i < j ? condensed(n, i, j) : condensed(n, j, i));
+  for (let k = 0; k < n - 1; k++) {
+    if ((k & 63) === 0) throwIfAborted(signal);
+    if (len === 0) {
+      for (let i = 0; i < n; i++) {
+        if (size[i] > 0) {
+          chain[len++] = i;
+          break;
+        }
+      }
+    }
+    let x = 0;
+    let y = 0;
+    let min = Infinity;
+    for (;;) {
+      x = chain[len - 1];
+      if (len > 1) {
+        y = chain[len - 2];
+        min = D[at(x, y)];
+      } else {
+        min = Infinity;
+      }
+      for (let i = 0; i < n; i++) {
+        if (size[i] === 0 || i === x) continue;
+        const dist = D[at(x, i)];
+        if (dist < min) {
+          min = dist;
+          y = i;
+        }
+      }
+      if (len > 1 && y === chain[len - 2]) break;
+      chain[len++] = y;
+    }
+    len -= 2;
+    if (x > y) [x, y] = [y, x];
+    const nx = size[x];
+    const ny = size[y];
+    raw.x[k] = x;
+    raw.y[k] = y;
+    raw.h[k] = min;
+    size[x] = 0;
+    size[y] = nx + ny;
+    for (let i = 0; i < n; i++) {
+      if (size[i] === 0 || i === y) continue;
+      D[at(i, y)] = update(D[at(i, x)], D[at(i, y)], min, nx, ny, size[i]);
+    }
+  }
+  return raw;
+}
+
+/** The generic algorithm with a nearest-neighbour cache (any Lance–Williams linkage; used for centroid). */
+function generic(D: Float64Array, n: number, update: Update, signal?: AbortFlag): RawMerges {
+  const raw = rawMerges(n);
+  const size = new Float64Array(n).fill(1);
+  const nn = new Int32Array(n).fill(-1);
+  const nnDist = new Float64Array(n).fill(Infinity);
+  const at = (i: number, j: number) => (i < j ? condensed(n, i, j) : condensed(n, j, i));
+  const rescan = (i: number) => {
+    nn[i] = -1;
+    nnDist[i] = Infinity;
+    for (let j = 0; j < n; j++) {
+      if (j === i || size[j] === 0) continue;
+      const dist = D[at(i, j)];
+      if (dist < nnDist[i]) {
+        nnDist[i] = dist;
+        nn[i] = j;
+      }
+    }
+  };
+  for (let i = 0; i < n; i++) rescan(i);
+  for (let k = 0; k < n - 1; k++) {
+    if ((k & 63) === 0) throwIfAborted(signal);
+    let x = -1;
+    for (let i = 0; i < n; i++) if (size[i] > 0 && nn[i] >= 0 && (x < 0 || nnDist[i] < nnDist[x])) x = i;
+    let y = nn[x];
+    const min = nnDist[x];
+    if (x > y) [x, y] = [y, x];
+    const nx = size[x];
+    const ny = size[y];
+    raw.x[k] = x;
+    raw.y[k] = y;
+    raw.h[k] = min;
+    size[x] = 0;
+    size[y] = nx + ny;
+    for (let i = 0; i < n; i++) {
+      if (size[i] === 0 || i === y) continue;
+      const dist = update(D[at(i, x)], D[at(i, y)], min, nx, ny, size[i]);
+      D[at(i, y)] = dist;
+      if (nn[i] === x || nn[i] === y) continue; // rescanned below: its neighbour is gone or moved
+      if (dist < nnDist[i]) {
+        nnDist[i] = dist;
+        nn[i] = y;
+      }
+    }
+    for (let i = 0; i < n; i++) if (size[i] > 0 && (i === y || nn[i] === x || nn[i] === y)) rescan(i);
+  }
+  return raw;
+}
+
+/** Stable sort by height, then scipy's `label`: union–find ids, n + i for the cluster of merge i. */
+function label(raw: RawMerges, n: number, sqrt: boolean): MergeList {
+  const m = n - 1;
+  const order = Array.from({ length: m }, (_, i) => i).sort((p, q) => raw.h[p] - raw.h[q] || p - q);
+  const parent = new Int32Array(2 * n - 1).map((_, i) => i);
+  const size = new Int32Array(2 * n - 1).fill(1);
+  const find = (i: number) => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  const out: MergeList = { a: new Int32Array(m), b: new Int32Array(m), height: new Float64Array(m), size: new Int32Array(m) };
+  order.forEach((o, i) => {
+    const rx = find(raw.x[o]);
+    const ry = find(raw.y[o]);
+    out.a[i] = Math.min(rx, ry);
+    out.b[i] = Math.max(rx, ry);
+    out.height[i] = sqrt ? Math.sqrt(Math.max(0, raw.h[o])) : raw.h[o];
+    const id = n + i;
+    parent[rx] = id;
+    parent[ry] = id;
+    size[id] = size[rx] + size[ry];
+    out.size[i] = size[id];
+  });
+  return out;
+}
+
+export function linkage(X: Float64Array, n: number, d: number, method: Linkage, signal?: AbortFlag): MergeList {
+  if (n < 2) return { a: new Int32Array(0), b: new Int32Array(0), height: new Float64Array(0), size: new Int32Array(0) };
+  if (method === "single") return label(primSingle(X, n, d, signal), n, false);
+  const squared = method === "ward" || method === "centroid";
+  const D = condensedDistances(X, n, d, squared, signal);
+  const raw = method === "centroid" ? generic(D, n, UPDATE.centroid, signal) : nnChain(D, n, UPDATE[method], signal);
+  return label(raw, n, squared);
+}
+
+/**
+ * Flat clusters after the first n − k merges (scikit-learn's `_hc_cut`: undo the last k − 1),
+ * numbered by their lowest row: cluster 0 holds row 0, cluster 1 the lowest row not in 0, …
+ */
+export function cutTree(merges: MergeList, n: number, k: number): Int32Array<ArrayBuffer> {
+  const parent = new Int32Array(2 * n - 1).map((_, i) => i);
+  const find = (i: number) => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  for (let i = 0; i < n - k; i++) {
+    parent[find(merges.a[i])] = n + i;
+    parent[find(merges.b[i])] = n + i;
+  }
+  const labels = new Int32Array(n);
+  const ids = new Map<number, number>();
+  for (let i = 0; i < n; i++) {
+    const r = find(i);
+    let c = ids.get(r);
+    if (c === undefined) {
+      c = ids.size;
+      ids.set(r, c);
+    }
+    labels[i] = c;
+  }
+  return labels;
+}
+
+/** scikit-learn's distance_threshold: one cluster more than the merges at or above the threshold. */
+export function clustersAtThreshold(merges: MergeList, threshold: number): number {
+  let above = 0;
+  for (const h of merges.height) if (h >= threshold) above++;
+  return above + 1;
+}

@@ -1,0 +1,95 @@
+/** agnes: SEEDS.md's watermelon 4.0 partitions at 4 clusters; the merge list's shape; cuts; transductive. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { agnes, agnesParams } from "../../../src/models/cluster/agnes.js";
+import { AGNES_MAX_ROWS } from "../../../src/models/cluster/limits.js";
+import { linkage } from "../../../src/models/cluster/linkage.js";
+import { decodeState, encodeState } from "../../../src/models/state-codec.js";
+import { blobs, ctx, frameOf, partition, seedPartition, watermelon4 } from "./helpers.js";
+
+const X = watermelon4();
+const fit4 = (linkageName: string) => agnes.fit({ X, target: null }, agnesParams.parse({ linkage: linkageName, cut: { kind: "n_clusters", n_clusters: 4 } }), ctx());
+
+test("complete linkage at 4 clusters: SEEDS.md's partition", () => {
+  const expected = [
+    [1, 2, 3, 4, 21, 22, 26, 29],
+    [5, 7, 9, 13, 14, 16, 17],
+    [6, 8, 10, 11, 12, 15, 18, 19, 20],
+    [23, 24, 25, 27, 28, 30],
+  ];
+  assert.deepEqual(partition(agnes.trainingLabels!(fit4("complete"))), seedPartition(expected));
+});
+
+test("average linkage at 4 clusters: SEEDS.md's partition", () => {
+  const expected = [
+    [1, 2, 22, 26, 29],
+    [3, 4, 5, 7, 9, 13, 14, 16, 17, 21],
+    [6, 8, 10, 11, 12, 18, 19, 20],
+    [15, 23, 24, 25, 27, 28, 30],
+  ];
+  assert.deepEqual(partition(fit4("average").labels), seedPartition(expected));
+});
+
+test("single linkage at 4 clusters: SEEDS.md's partition ({1,2,22,26,29}, {11}, {15}, the rest)", () => {
+  const small = [[1, 2, 22, 26, 29], [11], [15]];
+  const rest = Array.from({ length: 30 }, (_, i) => i + 1).filter((r) => !small.flat().includes(r));
+  assert.deepEqual(partition(fit4("single").labels), seedPartition([...small, rest]));
+});
+
+test("clusters are numbered by their lowest row; the merge list is scipy's shape", () => {
+  for (const name of ["single", "complete", "average", "centroid", "ward"]) {
+    const s = fit4(name);
+    const firstSeen: number[] = [];
+    for (const l of s.labels) if (!firstSeen.includes(l)) firstSeen.push(l);
+    assert.deepEqual(firstSeen, [0, 1, 2, 3], name);
+    assert.equal(s.a.length, 29);
+    assert.equal(s.size[28], 30, `${name}: the last merge holds every row`);
+    for (let i = 0; i < 29; i++) {
+      assert.ok(s.a[i] < s.b[i] && s.b[i] < 30 + i, `${name}: merge ${i} joins existing clusters`);
+      if (name !== "centroid") assert.ok(i === 0 || s.height[i] >= s.height[i - 1], `${name}: heights never decrease`);
+    }
+  }
+});
+
+test("ward's merge heights equal the square root of twice the SSE increase; complete's the largest pairwise distance", () => {
+  const { X: B } = blobs(40, 3, 3, 2);
+  for (const method of ["ward", "complete"] as const) {
+    const m = linkage(B, 40, 3, method);
+    // Replay the merges with explicit member lists.
+    const members: number[][] = Array.from({ length: 40 }, (_, i) => [i]);
+    for (let i = 0; i < 39; i++) {
+      const [p, q] = [members[m.a[i]], members[m.b[i]]];
+      const dist = (r: number, s: number) => Math.hypot(...[0, 1, 2].map((j) => B[r * 3 + j] - B[s * 3 + j]));
+      let expected: number;
+      if (method === "complete") expected = Math.max(...p.flatMap((r) => q.map((s) => dist(r, s))));
+      else {
+        const mean = (g: number[]) => [0, 1, 2].map((j) => g.reduce((t, r) => t + B[r * 3 + j], 0) / g.length);
+        const [mp, mq] = [mean(p), mean(q)];
+        expected = Math.sqrt(((2 * p.length * q.length) / (p.length + q.length)) * mp.reduce((t, v, j) => t + (v - mq[j]) ** 2, 0));
+      }
+      assert.ok(Math.abs(m.height[i] - expected) < 1e-9, `${method} merge ${i}: ${m.height[i]} vs ${expected}`);
+      members.push([...p, ...q]);
+    }
+  }
+});
+
+test("distance_threshold cuts where scikit-learn does; explain lists the top merges within max_values", () => {
+  const s = agnes.fit({ X, target: null }, agnesParams.parse({ linkage: "complete", cut: { kind: "distance_threshold", distance_threshold: 0.25 } }), ctx());
+  const above = Array.from(s.height).filter((h) => h >= 0.25).length;
+  assert.equal(s.n_clusters, above + 1);
+  assert.equal(partition(s.labels).length, above + 1);
+  const e = agnes.explain!(s, { maxValues: 20 }) as { merges: number[][]; merges_truncated?: boolean; first_merge_listed: number };
+  assert.equal(e.merges.length, 5);
+  assert.equal(e.first_merge_listed, 24);
+  assert.deepEqual(e.merges[4], [s.a[28], s.b[28], s.height[28], 30]);
+  assert.equal(e.merges_truncated, true);
+});
+
+test("transductive: predict refuses; the state round-trips; the matrix path has a row limit", () => {
+  const s = fit4("ward");
+  assert.equal(agnes.transductive, true);
+  assert.throws(() => agnes.predict(s, X), /transductive/);
+  assert.deepEqual(agnes.state.parse(decodeState(JSON.parse(JSON.stringify(encodeState(s))))), s);
+  const big = frameOf(new Float64Array((AGNES_MAX_ROWS + 1) * 1), AGNES_MAX_ROWS + 1, 1);
+  assert.throws(() => agnes.fit({ X: big, target: null }, agnesParams.parse({ linkage: "average" }), ctx()), /at most 20,000 rows/);
+});
