@@ -26,7 +26,7 @@ import { getAlgorithm } from "../models/registry.js";
 import { decodeState, encodeState } from "../models/state-codec.js";
 import { encodeRows } from "../data/rows.js";
 import { columnSchema, firstDuplicate, MAX_CLASSES, NON_FINITE } from "../models/state-schemas.js";
-import { predictPipeline, type FittedPipeline, type FittedStep } from "./pipeline.js";
+import { applySteps, predictPipeline, type FittedPipeline, type FittedStep } from "./pipeline.js";
 import { STEP_REGISTRY } from "./steps.js";
 
 export const ARTIFACT_FORMAT = "xigua-model";
@@ -249,6 +249,7 @@ function checkSchema(schema: ArtifactSchema, task: Task): void {
  * outputs disagree with the artifact's, fails here instead of on a client's predict.
  */
 function checkPredicts(model: FittedModel): void {
+  if (model.algorithm.transductive) return checkTransductive(model);
   let p: Prediction;
   try {
     p = predictPipeline(model.algorithm, model.pipeline, encodeRows([{}], model.features));
@@ -270,6 +271,18 @@ function checkPredicts(model: FittedModel): void {
     if (p.values.length !== 1) throw new ArtifactError("the state does not give one value per row", "state");
     finite(p.values, "value");
   } else if (p.task === "projection") finite(p.values, "projection");
+}
+
+/** A transductive model predicts nothing: its steps must still chain, and its training labels be clusters or noise. */
+function checkTransductive(model: FittedModel): void {
+  try {
+    applySteps(model.pipeline.steps, encodeRows([{}], model.features));
+  } catch (e) {
+    throw new ArtifactError(`the pipeline's steps do not chain: ${(e as Error).message}`, "pipeline");
+  }
+  const labels = model.algorithm.trainingLabels?.(model.pipeline.state);
+  if (!labels) throw new ArtifactError(`${model.algorithm.name} is transductive but keeps no training labels`, "state");
+  for (let i = 0; i < labels.length; i++) if (!(labels[i] >= -1)) throw new ArtifactError(`training row ${i} has cluster ${labels[i]}`, "state");
 }
 
 function safeDecode(value: unknown, schema: z.ZodType, path: string): unknown {
