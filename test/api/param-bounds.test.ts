@@ -8,7 +8,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { fixture, testApp, uploadCsv, type TestApp } from "../helpers/app.js";
-import { everySchema, numericFields, type NumericField } from "../helpers/schema-bounds.js";
+import { everySchema, mergeDeep, nest, numericFields, type NumericField } from "../helpers/schema-bounds.js";
 
 let t: TestApp;
 let iris: string;
@@ -18,14 +18,20 @@ before(async () => {
 });
 after(() => t.close());
 
-/** A value one past the field's maximum under its top-level key, and the request path the refusal must name (record values are skipped: no single key to name). */
-function pastMaximum(field: NumericField): { key: string; value: unknown; path: string } | null {
+/** Params (or step options) with the field one past its maximum, beside its branch's tags, and the request path the refusal must name (record values and fields inside arrays of objects are skipped: no single key to name). */
+function pastMaximum(field: NumericField): { options: Record<string, unknown>; path: string } | null {
   if (field.max === null || field.key.includes("{}")) return null;
-  if (field.kind === "length") return { key: field.key, value: Array.from({ length: field.max + 1 }, () => 1), path: field.key };
-  if (field.key.endsWith("[]")) return { key: field.key.slice(0, -2), value: [field.max + 1], path: `${field.key.slice(0, -2)}.0` };
-  const [key, ...inner] = field.key.split(".");
-  const value = inner.reduceRight<unknown>((acc, k) => ({ [k]: acc }), field.max + 1);
-  return { key, value, path: field.key };
+  let key = field.key;
+  let value: unknown = field.max + 1;
+  let path = field.key;
+  if (field.kind === "length") value = Array.from({ length: field.max + 1 }, () => 1);
+  else if (key.endsWith("[]")) {
+    key = key.slice(0, -2);
+    value = [field.max + 1];
+    path = `${key}.0`;
+  }
+  if (key.includes("[]")) return null;
+  return { options: mergeDeep(field.branch, nest(key.split("."), value)) as Record<string, unknown>, path };
 }
 
 const post = (payload: object) => t.app.inject({ method: "POST", url: "/v1/models", payload });
@@ -39,9 +45,9 @@ for (const { owner, kind, name, schema } of everySchema()) {
     for (const { field, past } of bounded) {
       const res =
         kind === "algorithm"
-          ? await post({ dataset_id: iris, algorithm: name, target: "target", params: { ...field.branch, [past.key]: past.value } })
-          : await post({ dataset_id: iris, algorithm: "cart", target: "target", preprocessing: [{ step: name, ...field.branch, [past.key]: past.value }] });
-      assert.equal(res.statusCode, 422, `${owner} ${field.key} = ${JSON.stringify(past.value)}: ${res.statusCode} ${res.body}`);
+          ? await post({ dataset_id: iris, algorithm: name, target: "target", params: past.options })
+          : await post({ dataset_id: iris, algorithm: "cart", target: "target", preprocessing: [{ step: name, ...past.options }] });
+      assert.equal(res.statusCode, 422, `${owner} ${field.key} = ${JSON.stringify(past.options)}: ${res.statusCode} ${res.body}`);
       const body = res.json();
       assert.equal(body.code, kind === "algorithm" ? "invalid_params" : "invalid_step", `${owner} ${field.key}: ${res.body}`);
       const expected = kind === "algorithm" ? `params.${past.path}` : `preprocessing[0].${past.path}`;

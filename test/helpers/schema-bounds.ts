@@ -17,7 +17,10 @@ export interface NumericField {
   /** Inclusive or exclusive maximum; null when there is none (zod's int() alone publishes MAX_SAFE_INTEGER, which counts as none). */
   readonly max: number | null;
   readonly description: string | undefined;
-  /** Tag values of the tagged-union branch the field belongs to (`{ solver: "adam" }`), to send beside it. */
+  /**
+   * Tag values of the tagged-union branches on the way to the field, nested where they
+   * belong (`{ solver: "adam" }`, `{ cut: { kind: "n_clusters" } }`), to send beside it.
+   */
   readonly branch: Readonly<Record<string, unknown>>;
 }
 
@@ -43,8 +46,8 @@ function walk(s: unknown, key: string, description: string | undefined, branch: 
   for (const k of ["anyOf", "oneOf", "allOf"]) if (Array.isArray(schema[k])) for (const b of schema[k] as unknown[]) walk(b, key, described, branch, out);
   if (schema.type === "integer" || schema.type === "number") out.push({ key, kind: schema.type, max: maximumOf(schema, "maximum"), description: described, branch });
   if (schema.properties) {
-    // Tags only matter at the top level (params.solver); a nested union's tag travels with its own object.
-    const tags = key === "" ? { ...branch, ...tagsOf(schema) } : branch;
+    // A union's tag travels with its own object: params.solver at the top, params.cut.kind inside cut.
+    const tags = placeTags(branch, key, tagsOf(schema));
     for (const [name, sub] of Object.entries(schema.properties as Record<string, unknown>)) walk(sub, key ? `${key}.${name}` : name, undefined, tags, out);
   }
   if (schema.additionalProperties && typeof schema.additionalProperties === "object") walk(schema.additionalProperties, `${key}{}`, described, branch, out);
@@ -53,6 +56,25 @@ function walk(s: unknown, key: string, description: string | undefined, branch: 
     if (items.type === "integer" || items.type === "number") out.push({ key, kind: "length", max: maximumOf(schema, "maxItems"), description: described, branch });
     walk(items, `${key}[]`, described, branch, out);
   }
+}
+
+function placeTags(branch: Record<string, unknown>, key: string, tags: Record<string, unknown>): Record<string, unknown> {
+  if (Object.keys(tags).length === 0 || key.includes("[]") || key.includes("{}")) return branch; // no single object to put them in
+  return mergeDeep(branch, nest(key === "" ? [] : key.split("."), tags)) as Record<string, unknown>;
+}
+
+/** `["cut", "n_clusters"], 5` → `{ cut: { n_clusters: 5 } }`. */
+export function nest(path: readonly string[], value: unknown): unknown {
+  return path.reduceRight<unknown>((acc, k) => ({ [k]: acc }), value);
+}
+
+/** b over a, objects merged key by key (arrays and scalars of b replace a's). */
+export function mergeDeep(a: unknown, b: unknown): unknown {
+  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+  if (!isObject(a) || !isObject(b)) return b;
+  const out: Record<string, unknown> = { ...a };
+  for (const [k, v] of Object.entries(b)) out[k] = k in out ? mergeDeep(out[k], v) : v;
+  return out;
 }
 
 export function numericFields(schema: z.ZodType): NumericField[] {
