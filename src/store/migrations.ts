@@ -115,6 +115,11 @@ const MIGRATIONS: readonly Migration[] = [
   `
   ALTER TABLE datasets ADD COLUMN complete INTEGER NOT NULL DEFAULT 1;
   `,
+  // 7: what a fit found out about its training rows, shown as model fields (n_clusters,
+  // noise_count, labelled_rows, unlabelled_rows): not metrics, which are the validation's.
+  `
+  ALTER TABLE models ADD COLUMN facts_json TEXT;
+  `,
 ];
 
 /** Chunk sizes of the datasets migration 4 converts; each dataset records its own (chunk_rows, level_chunk). */

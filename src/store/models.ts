@@ -58,6 +58,8 @@ export interface ModelRecord {
   artifact_sha256: string | null;
   /** The fitted preprocessing steps, as GET /v1/models/{id} shows them. */
   pipeline: StepSummary[] | null;
+  /** What the fit found out about its training rows (clusters, noise, labelled rows), shown as model fields. */
+  facts: Record<string, number> | null;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
@@ -78,6 +80,7 @@ export interface TrainingOutcome {
   fitSeconds: number;
   evaluation: NewEvaluation | null;
   pipeline: StepSummary[];
+  facts?: Record<string, number> | null;
 }
 
 export class ModelRepository {
@@ -159,7 +162,7 @@ export class ModelRepository {
         const evaluationId = outcome.evaluation ? this.evaluations.insert({ ...outcome.evaluation, model_id: id }).id : null;
         this.sql(
             `UPDATE models SET status = 'succeeded', progress = 1, artifact = ?, artifact_sha256 = ?, classes_json = ?, metrics_json = ?,
-             warnings_json = ?, fit_seconds = ?, evaluation_id = ?, pipeline_json = ?, started_at = coalesce(started_at, ?), finished_at = ? WHERE id = ?`,
+             warnings_json = ?, fit_seconds = ?, evaluation_id = ?, pipeline_json = ?, facts_json = ?, started_at = coalesce(started_at, ?), finished_at = ? WHERE id = ?`,
           )
           .run(
             outcome.artifact,
@@ -170,6 +173,7 @@ export class ModelRepository {
             outcome.fitSeconds,
             evaluationId,
             JSON.stringify(outcome.pipeline),
+            outcome.facts ? JSON.stringify(outcome.facts) : null,
             nowIso(),
             nowIso(),
             id,

@@ -68,13 +68,14 @@ export interface ModelRow {
   error_json: string | null;
   artifact_sha256: string | null;
   pipeline_json: string | null;
+  facts_json: string | null;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
 }
 
 export const MODEL_FIELDS =
-  "seq, id, name, status, progress, spec_json, classes_json, evaluation_id, metrics_json, warnings_json, fit_seconds, error_json, artifact_sha256, pipeline_json, created_at, started_at, finished_at";
+  "seq, id, name, status, progress, spec_json, classes_json, evaluation_id, metrics_json, warnings_json, fit_seconds, error_json, artifact_sha256, pipeline_json, facts_json, created_at, started_at, finished_at";
 
 export function toModelRecord(r: ModelRow): ModelRecord {
   return {
@@ -92,6 +93,7 @@ export function toModelRecord(r: ModelRow): ModelRecord {
     error: json(r.error_json),
     artifact_sha256: r.artifact_sha256,
     pipeline: json(r.pipeline_json),
+    facts: json(r.facts_json),
     created_at: r.created_at,
     started_at: r.started_at,
     finished_at: r.finished_at,

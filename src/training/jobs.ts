@@ -372,12 +372,12 @@ export class JobRunner {
       artifact: Buffer.from(output.artifact),
       sha256: output.sha256,
       classes: output.classes,
-      // A clustering model has no validation: its metrics are the training rows' n_clusters and noise_count.
-      metrics: (output.evaluation?.metrics as Record<string, number | null> | undefined) ?? (output.clusterCounts ? { ...output.clusterCounts } : null),
+      metrics: (output.evaluation?.metrics as Record<string, number | null> | undefined) ?? null,
       warnings: output.warnings,
       fitSeconds: output.fitSeconds,
       evaluation,
       pipeline: output.pipeline,
+      facts: output.facts ?? null,
     });
     if (recorded) this.log.info({ model: id, fit_seconds: output.fitSeconds }, "model trained");
   }

@@ -14,7 +14,7 @@ import type { Validation } from "./validation.js";
 import type { DecisionThreshold } from "../evaluation/threshold.js";
 import { classCounts } from "./scoring.js";
 import { subset } from "./dataset-view.js";
-import { trainingClusterCounts, type ClusterCounts } from "./clustering.js";
+import { trainingClusterCounts } from "./clustering.js";
 
 export type { EvaluationResult } from "./validate.js";
 
@@ -40,8 +40,8 @@ export interface ResolvedSpec {
 
 export interface TrainResult {
   model: FittedModel;
-  /** Clustering: the training rows' n_clusters and noise_count (the model's fields; there is no validation to report). */
-  clusterCounts: ClusterCounts | null;
+  /** What the fit found out about its training rows, shown as model fields: clustering's n_clusters and noise_count. */
+  facts: Record<string, number> | null;
   evaluation: EvaluationResult | null;
   warnings: string[];
   fitSeconds: number;
@@ -95,7 +95,8 @@ export function trainModel(frame: Frame, spec: ResolvedSpec, hooks: Hooks): Trai
     pipeline,
     trainedAt: new Date().toISOString(),
   };
-  return { model, evaluation, warnings, fitSeconds, clusterCounts: trainingClusterCounts(model) };
+  const clusters = trainingClusterCounts(model);
+  return { model, evaluation, warnings, fitSeconds, facts: clusters ? { ...clusters } : null };
 }
 
 /** Cross-validates a spec without keeping a model (POST /v1/evaluations with an algorithm). */

@@ -23,7 +23,6 @@ import { openStore, type Store, type StoreLocator } from "../store/store.js";
 import { serializeArtifact } from "./artifact.js";
 import { describePipeline, type StepDescription } from "./pipeline.js";
 import { scoreModel } from "./score.js";
-import type { ClusterCounts } from "./clustering.js";
 import { resolveSpec } from "./spec.js";
 import { evaluateSpec, trainModel, type EvaluationResult } from "./train.js";
 import { learningData } from "./dataset-view.js";
@@ -58,7 +57,7 @@ export interface TrainOutput {
   warnings: string[];
   fitSeconds: number;
   pipeline: StepDescription[];
-  clusterCounts: ClusterCounts | null;
+  facts: Record<string, number> | null;
 }
 
 /** Scoring a model on a dataset, or cross-validating an algorithm spec: both end as an evaluation. */
@@ -134,7 +133,7 @@ async function run(task: WorkerTask, hooks: Hooks & { progress: (value: number) 
       warnings: result.warnings,
       fitSeconds: result.fitSeconds,
       pipeline: describePipeline(result.model.pipeline),
-      clusterCounts: result.clusterCounts,
+      facts: result.facts,
     };
   }
   const evaluation = await evaluations.get(task.evaluationId);

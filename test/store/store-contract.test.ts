@@ -16,6 +16,7 @@ import { summarizeColumn } from "../../src/data/summary.js";
 import { CHUNK_ROWS, LEVEL_CHUNK, type ColumnInfo } from "../../src/store/datasets.js";
 import type { TrainSpec, TrainingOutcome } from "../../src/store/models.js";
 import { openStore, type Store } from "../../src/store/store.js";
+import { PG_SCHEMA_VERSION } from "../../src/store/postgres/migrations.js";
 import { StoreUnavailableError } from "../../src/store/store-errors.js";
 import { TEST_DATABASE_URL, dropSchema, freshSchema, postgresSkipReason, schemaUrl } from "../helpers/app.js";
 
@@ -75,6 +76,7 @@ function outcome(artifact: Buffer, withEvaluation: boolean): TrainingOutcome {
     fitSeconds: 0.125,
     evaluation: withEvaluation ? { dataset_id: "ds_x", algorithm: "cart", task: "classification", method: "holdout", status: "succeeded", spec: { b: 1, a: 2 }, result: { metrics: { accuracy: 0.1 + 0.2 } } } : null,
     pipeline: [{ step: "impute", automatic: true, options: null, fitted: { means: [1.5] } }],
+    facts: withEvaluation ? { labelled_rows: 7, unlabelled_rows: 3 } : null,
   };
 }
 
@@ -159,6 +161,7 @@ for (const factory of factories) {
       assert.equal(done.status, "succeeded");
       assert.equal(done.metrics!.accuracy, 0.1 + 0.2);
       assert.equal(done.fit_seconds, 0.125);
+      assert.deepEqual(done.facts, { labelled_rows: 7, unlabelled_rows: 3 });
       const stored = (await store.models.getArtifact(model.id))!;
       assert.ok(Buffer.isBuffer(stored.artifact));
       assert.ok(stored.artifact.equals(artifact));
@@ -354,7 +357,7 @@ describe("postgres only", { skip: factories[1].skip }, () => {
       await client.connect();
       try {
         const { rows } = await client.query(`SELECT version FROM ${schema}.schema_migrations ORDER BY version`);
-        assert.deepEqual(rows.map((r) => r.version), [1]);
+        assert.deepEqual(rows.map((r) => r.version), Array.from({ length: PG_SCHEMA_VERSION }, (_, i) => i + 1));
       } finally {
         await client.end();
       }
@@ -401,7 +404,8 @@ describe("postgres only", { skip: factories[1].skip }, () => {
       await admin.query(`LOCK TABLE ${schema}.models IN ACCESS EXCLUSIVE MODE`);
       const waiting = assert.rejects(store.models.get("md_x"), StoreUnavailableError);
       const waiter = `SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'SELECT seq, id, name, status%'`;
-      while ((await admin.query(waiter)).rows.length === 0) await new Promise((r) => setTimeout(r, 20));
+      // Inside a transaction pg_stat_activity is a snapshot taken at its first read: clear it before each look.
+      while ((await admin.query("SELECT pg_stat_clear_snapshot()").then(() => admin.query(waiter))).rows.length === 0) await new Promise((r) => setTimeout(r, 20));
       await admin.query(`SELECT pg_terminate_backend(pid) FROM (${waiter}) AS w`);
       await waiting;
       await admin.query("ROLLBACK");

@@ -21,6 +21,15 @@ import { ExplanationCache } from "../explain-cache.js";
 /** Serialised explanations kept per app (by artifact sha256 and options). */
 const EXPLANATION_CACHE_BYTES = 32 * 1024 * 1024;
 
+/** Facts a fit records about its training rows that the model shows as its own fields (API.md). */
+const MODEL_FACTS = ["n_clusters", "noise_count", "labelled_rows", "unlabelled_rows"] as const;
+
+function modelFacts(facts: Record<string, number> | null): Partial<Record<(typeof MODEL_FACTS)[number], number>> {
+  const out: Partial<Record<(typeof MODEL_FACTS)[number], number>> = {};
+  if (facts) for (const name of MODEL_FACTS) if (typeof facts[name] === "number") out[name] = facts[name];
+  return out;
+}
+
 export function modelToWire(m: ModelRecord) {
   const s = m.spec;
   const autoScale = (s as { auto_scale?: unknown }).auto_scale;
@@ -43,7 +52,7 @@ export function modelToWire(m: ModelRecord) {
     ...(m.classes ? { classes: m.classes } : {}),
     ...(m.evaluation_id ? { evaluation_id: m.evaluation_id } : {}),
     ...(m.metrics ? { metrics: m.metrics } : {}),
-    ...(s.task === "clustering" && typeof m.metrics?.n_clusters === "number" ? { n_clusters: m.metrics.n_clusters, noise_count: m.metrics.noise_count ?? 0 } : {}),
+    ...modelFacts(m.facts),
     ...(m.warnings ? { warnings: m.warnings } : {}),
     ...(m.pipeline ? { pipeline: m.pipeline } : {}),
     ...(m.fit_seconds !== null ? { fit_seconds: m.fit_seconds } : {}),

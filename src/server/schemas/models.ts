@@ -81,6 +81,8 @@ export const modelSchema = z
     metrics: metricsSchema.optional(),
     n_clusters: z.number().int().optional().describe("Clustering: the clusters found on the training rows (noise not counted)."),
     noise_count: z.number().int().optional().describe("Clustering: training rows labelled noise (−1), as DBSCAN leaves them."),
+    labelled_rows: z.number().int().optional().describe("Semi-supervised: training rows with a target value."),
+    unlabelled_rows: z.number().int().optional().describe("Semi-supervised: training rows without one, used as unlabelled data."),
     warnings: z.array(z.string()).optional().describe("E.g. an optimiser that did not converge, or rows left out for a missing target."),
     pipeline: z
       .array(z.object({ step: z.string(), automatic: z.boolean(), options: z.unknown(), fitted: z.record(z.string(), z.unknown()).nullable() }))

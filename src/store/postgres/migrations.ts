@@ -129,6 +129,10 @@ const MIGRATIONS: readonly string[] = [
     finished_at text
   );
   `,
+  // 2: what a fit found out about its training rows (SQLite's migration 7).
+  `
+  ALTER TABLE models ADD COLUMN facts_json text;
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

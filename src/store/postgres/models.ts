@@ -75,7 +75,7 @@ export class PgModelRepository {
       const now = nowIso();
       await client.query(
         `UPDATE models SET status = 'succeeded', progress = 1, artifact = $1, artifact_sha256 = $2, classes_json = $3, metrics_json = $4,
-         warnings_json = $5, fit_seconds = $6, evaluation_id = $7, pipeline_json = $8, started_at = coalesce(started_at, $9), finished_at = $10 WHERE id = $11`,
+         warnings_json = $5, fit_seconds = $6, evaluation_id = $7, pipeline_json = $8, facts_json = $9, started_at = coalesce(started_at, $10), finished_at = $11 WHERE id = $12`,
         [
           outcome.artifact,
           outcome.sha256,
@@ -85,6 +85,7 @@ export class PgModelRepository {
           outcome.fitSeconds,
           evaluationId,
           JSON.stringify(outcome.pipeline),
+          outcome.facts ? JSON.stringify(outcome.facts) : null,
           now,
           now,
           id,
