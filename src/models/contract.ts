@@ -21,7 +21,11 @@ export interface TrainingSet {
 }
 
 export type Target =
-  /** Class index per row into `classes` (sorted; see data/frame.ts sortLevels). Never -1: rows with a missing target are dropped before fitting. */
+  /**
+   * Class index per row into `classes` (sorted; see data/frame.ts sortLevels). −1 only for
+   * algorithms with accepts.unlabelled: a row whose target is missing, kept as unlabelled
+   * data; every other algorithm gets only labelled rows (the rest are dropped before fitting).
+   */
   | { readonly task: "classification"; readonly y: Int32Array; readonly classes: readonly string[] }
   | { readonly task: "regression"; readonly y: Float64Array };
 
@@ -62,6 +66,8 @@ export interface Accepts {
   readonly missing: boolean;
   /** Honours TrainingSet.weights. */
   readonly weights: boolean;
+  /** Semi-supervised: keeps rows whose (categorical) target is missing, as class −1, instead of dropping them. */
+  readonly unlabelled?: boolean;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -92,7 +98,10 @@ export interface Algorithm<P = any, S = any> {
    * `predict` is never called; the labels come from `trainingLabels`.
    */
   readonly transductive?: boolean;
-  /** Clustering: the cluster of every training row, in training-row order (−1 noise); GET /v1/models/{id}/labels. */
+  /**
+   * The label of every training row, in training-row order: clustering's clusters (−1 noise;
+   * GET /v1/models/{id}/labels), a graph-based semi-supervised learner's transduction (class indices).
+   */
   trainingLabels?(state: S): Int32Array;
   /** Family-specific explanation (API.md /explain). */
   explain?(state: S, options?: { format?: string; maxNodes?: number; maxDepth?: number; maxValues?: number }): unknown;

@@ -17,6 +17,7 @@
 import type { Algorithm } from "./contract.js";
 import { EXHAUSTIVE_MAX_CLASSES } from "./multiclass/code-matrix.js";
 import { AGNES_MAX_ROWS } from "./cluster/limits.js";
+import { MAX_RBF_ROWS as SEMI_MAX_RBF_ROWS } from "./semi/label-propagation.js";
 
 export const BYTES_PER_VALUE = 8;
 const MB = 1 << 20;
@@ -205,7 +206,20 @@ const cluster: FamilyEstimate = (algorithm, params, shape) => {
   return terms;
 };
 
-const FAMILIES: Readonly<Record<string, FamilyEstimate>> = { tree, svm, linear, neural, baseline, cluster };
+const semi: FamilyEstimate = (_algorithm, params, shape) => {
+  const { rows: n, features: p } = shape;
+  const c = Math.max(2, shape.classes);
+  const kernel = params.kernel as { kind?: unknown; n_neighbors?: unknown } | undefined;
+  // Each graph entry: a column index (4 bytes), its weight and the normalised weight (8 each).
+  const knn = kernel?.kind === "knn";
+  const entries = knn ? n * Math.min(n, typeof kernel.n_neighbors === "number" ? kernel.n_neighbors : 7) : Math.min(n, SEMI_MAX_RBF_ROWS) ** 2;
+  return [
+    { path: "params.kernel", bytes: entries * 20, what: knn ? `the kNN graph (${n} rows × n_neighbors)` : `the dense rbf graph of ${Math.min(n, SEMI_MAX_RBF_ROWS).toLocaleString("en")}² pairs` },
+    { path: "features", bytes: values(n * p + 3 * n * c), what: `the training rows kept in the model and the label distributions (${n} rows × ${c} classes)` },
+  ];
+};
+
+const FAMILIES: Readonly<Record<string, FamilyEstimate>> = { tree, svm, linear, neural, baseline, cluster, semi };
 
 /** Whether this file knows the algorithm's family (a test holds every registered algorithm to it). */
 export function hasMemoryModel(algorithm: Algorithm): boolean {

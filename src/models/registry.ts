@@ -10,8 +10,9 @@ import { mlp } from "./neural/mlp.js";
 import { svm } from "./svm/svm.js";
 import { svr } from "./svm/svr.js";
 import { clusterAlgorithms } from "./cluster/index.js";
+import { labelPropagation, labelSpreading } from "./semi/index.js";
 
-const algorithms: readonly Algorithm[] = [baseline, id3, c45, cart, obliqueTree, ...linearAlgorithms, mlp, svm, svr, ...clusterAlgorithms];
+const algorithms: readonly Algorithm[] = [baseline, id3, c45, cart, obliqueTree, ...linearAlgorithms, mlp, svm, svr, ...clusterAlgorithms, labelPropagation, labelSpreading];
 
 const byName = new Map(algorithms.map((a) => [a.name, a]));
 

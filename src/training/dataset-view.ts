@@ -12,6 +12,8 @@ export interface LearningData {
   /** Indices into the stored dataset of the rows kept. */
   rows: Int32Array;
   droppedRows: number;
+  /** Rows kept without a target (class −1) for a semi-supervised learner; 0 otherwise. */
+  unlabelledRows: number;
 }
 
 export function taskForTarget(column: Column | null): "classification" | "regression" | null {
@@ -27,16 +29,23 @@ export function classesOf(column: Column): string[] {
   return sortLevels([...present].map((c) => column.levels[c]));
 }
 
-export function learningData(frame: Frame, features: readonly string[], target: string | null, task: Task): LearningData {
+/**
+ * `keepUnlabelled` (an algorithm with accepts.unlabelled, a categorical target): rows
+ * whose target is missing stay, as class −1, instead of being dropped.
+ */
+export function learningData(frame: Frame, features: readonly string[], target: string | null, task: Task, keepUnlabelled = false): LearningData {
   if (target === null) {
     const rows = Int32Array.from({ length: frame.rowCount }, (_, i) => i);
-    return { X: selectColumns(frame, features), target: null, rows, droppedRows: 0 };
+    return { X: selectColumns(frame, features), target: null, rows, droppedRows: 0, unlabelledRows: 0 };
   }
   const column = getColumn(frame, target);
+  const keepAll = keepUnlabelled && task === "classification";
   const keep: number[] = [];
+  let unlabelled = 0;
   for (let i = 0; i < frame.rowCount; i++) {
     const missing = column.type === "numeric" ? Number.isNaN(column.values[i]) : column.codes[i] < 0;
-    if (!missing) keep.push(i);
+    if (missing) unlabelled++;
+    if (!missing || keepAll) keep.push(i);
   }
   const rows = Int32Array.from(keep);
   const kept = takeRows(selectColumns(frame, [...features, target]), rows);
@@ -48,13 +57,13 @@ export function learningData(frame: Frame, features: readonly string[], target: 
     const classes = classesOf(t);
     const index = new Map(classes.map((c, i) => [c, i]));
     const remap = Int32Array.from(t.levels, (level) => index.get(level) ?? -1);
-    const y = Int32Array.from(t.codes, (code) => remap[code]);
+    const y = Int32Array.from(t.codes, (code) => (code < 0 ? -1 : remap[code]));
     targetOut = { task: "classification", y, classes };
   } else {
     if (t.type !== "numeric") throw new Error("regression needs a numeric target");
     targetOut = { task: "regression", y: t.values };
   }
-  return { X, target: targetOut, rows, droppedRows: frame.rowCount - rows.length };
+  return { X, target: targetOut, rows, droppedRows: frame.rowCount - rows.length, unlabelledRows: keepAll ? unlabelled : 0 };
 }
 
 /** The same view restricted to a subset of its rows (a fold, a bootstrap sample). */

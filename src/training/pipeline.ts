@@ -15,9 +15,9 @@
  */
 import { z } from "zod";
 import { DataError } from "../data/errors.js";
-import type { Frame } from "../data/frame.js";
+import { takeRows, type Frame } from "../data/frame.js";
 import type { Algorithm, FitContext, Prediction, Target, TrainingSet } from "../models/contract.js";
-import { throwIfAborted } from "../models/contract.js";
+import { throwIfAborted, UnusableInputError } from "../models/contract.js";
 import { STEP_REGISTRY, type PipelineStep, type PlannedColumn, type PlannedTarget } from "./steps.js";
 
 export interface FittedStep {
@@ -155,6 +155,9 @@ export function fitPipeline(
     throwIfAborted(ctx.signal); // a stop checkpoint between steps (the worker's signal also checks memory)
     const step = STEP_REGISTRY[name];
     const stepCtx = { target, rng: ctx.rng, signal: ctx.signal };
+    if ((step.resample || step.fitTransform) && labelledRows(target)) {
+      throw new UnusableInputError(`step ${name} needs every training row labelled, and this semi-supervised fit keeps the rows without a target as unlabelled data`);
+    }
     if (step.resample) {
       const out = step.resample(X, target, spec, stepCtx);
       const rows = out.rows;
@@ -173,7 +176,10 @@ export function fitPipeline(
       X = out.frame;
       return;
     }
-    const fitted = step.fit(X, spec, stepCtx);
+    // A semi-supervised fit's own steps learn from its labelled rows (a supervised step cannot read class −1);
+    // the automatic ones (impute, one_hot, scale) ignore the target and use every row.
+    const labelled = automatic ? null : labelledRows(target);
+    const fitted = labelled ? step.fit(takeRows(X, labelled.rows), spec, { ...stepCtx, target: labelled.target }) : step.fit(X, spec, stepCtx);
     steps.push({ step: name, spec, fitted, automatic });
     const before = X;
     X = step.apply(fitted, X);
@@ -189,6 +195,15 @@ export function fitPipeline(
   throwIfAborted(ctx.signal);
   const state = algorithm.fit({ X, target, weights: algorithm.accepts.weights ? weights : undefined }, params, ctx);
   return { steps, state };
+}
+
+/** The labelled rows of a target that has unlabelled ones (class −1, semi-supervised fits); null when every row is labelled. */
+function labelledRows(target: Target | null): { rows: Int32Array; target: Target } | null {
+  if (target?.task !== "classification" || !target.y.includes(-1)) return null;
+  const rows: number[] = [];
+  target.y.forEach((y, i) => y >= 0 && rows.push(i));
+  const kept = Int32Array.from(rows);
+  return { rows: kept, target: { task: "classification", classes: target.classes, y: Int32Array.from(kept, (i) => target.y[i]) } };
 }
 
 function addedColumns(before: Frame, after: Frame): string[] {

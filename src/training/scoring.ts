@@ -26,7 +26,7 @@ export interface ScoringOptions {
 export function classCounts(target: Target | null): number[] | null {
   if (target?.task !== "classification") return null;
   const counts = new Array<number>(target.classes.length).fill(0);
-  for (const y of target.y) counts[y]++;
+  for (const y of target.y) if (y >= 0) counts[y]++; // −1: an unlabelled row of a semi-supervised fit
   return counts;
 }
 

@@ -11,6 +11,7 @@ import { getAlgorithm } from "../models/registry.js";
 import type { RoleHint } from "../data/summary.js";
 import { estimateJobMemory } from "./memory-estimate.js";
 import { planSteps, resolveSteps, StepSpecError, type StepRequest } from "./pipeline.js";
+import { STEP_REGISTRY } from "./steps.js";
 import type { ResolvedSpec } from "./train.js";
 import { defaultValidation, validationSchema } from "./validation.js";
 
@@ -177,6 +178,17 @@ export function resolveSpec(request: TrainRequest, dataset: DatasetColumns, purp
   } catch (e) {
     if (e instanceof StepSpecError) throw new SpecError(e.message, e.path, "invalid_step");
     throw e;
+  }
+
+  if (algorithm.accepts.unlabelled && (targetColumn?.missing_count ?? 0) > 0) {
+    const index = steps.findIndex((s) => Object.hasOwn(STEP_REGISTRY, s.step) && (STEP_REGISTRY[s.step].resample || STEP_REGISTRY[s.step].fitTransform));
+    if (index >= 0) {
+      throw new SpecError(
+        `step ${steps[index].step} needs every training row labelled; ${algorithm.name} keeps the ${targetColumn!.missing_count} rows without a "${target}" value as unlabelled data`,
+        `preprocessing[${index}].step`,
+        "invalid_step",
+      );
+    }
   }
 
   const parsedValidation = request.validation === undefined ? { success: true as const, data: defaultValidation(task) } : validationSchema.safeParse(request.validation);

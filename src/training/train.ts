@@ -61,7 +61,7 @@ function specWarnings(spec: ResolvedSpec): string[] {
 }
 
 export function trainModel(frame: Frame, spec: ResolvedSpec, hooks: Hooks): TrainResult {
-  const data = learningData(frame, spec.features, spec.target, spec.task);
+  const data = learningData(frame, spec.features, spec.target, spec.task, spec.algorithm.accepts.unlabelled);
   const warnings = specWarnings(spec);
   if (data.droppedRows > 0) warnings.push(`${data.droppedRows} rows with a missing target were left out`);
   const refit = spec.validation.method !== "holdout";
@@ -96,12 +96,13 @@ export function trainModel(frame: Frame, spec: ResolvedSpec, hooks: Hooks): Trai
     trainedAt: new Date().toISOString(),
   };
   const clusters = trainingClusterCounts(model);
-  return { model, evaluation, warnings, fitSeconds, facts: clusters ? { ...clusters } : null };
+  const semi = spec.algorithm.accepts.unlabelled && data.target ? { labelled_rows: data.rows.length - data.unlabelledRows, unlabelled_rows: data.unlabelledRows } : null;
+  return { model, evaluation, warnings, fitSeconds, facts: clusters ? { ...clusters } : semi };
 }
 
 /** Cross-validates a spec without keeping a model (POST /v1/evaluations with an algorithm). */
 export function evaluateSpec(frame: Frame, spec: ResolvedSpec, hooks: Hooks): { evaluation: EvaluationResult; warnings: string[] } {
-  const data = learningData(frame, spec.features, spec.target, spec.task);
+  const data = learningData(frame, spec.features, spec.target, spec.task, spec.algorithm.accepts.unlabelled);
   const { evaluation } = spec.validation.method === "bias_variance" ? { evaluation: runBiasVariance(spec, data, hooks) } : runValidation(spec, data, hooks, 0);
   hooks.progress(1);
   if (!evaluation) throw new Error("an evaluation needs a validation scheme other than none");

@@ -79,7 +79,17 @@ export function fitRng(seed: number, index: number): Rng {
 
 export function planSplits(spec: ResolvedSpec, data: LearningData): Split[] {
   const strata = data.target?.task === "classification" ? data.target.y : undefined;
-  return plan(spec.validation, data.X.rowCount, strata, createRng(spec.seed).fork());
+  if (!strata || data.unlabelledRows === 0) return plan(spec.validation, data.X.rowCount, strata, createRng(spec.seed).fork());
+  // Semi-supervised: the scheme splits the labelled rows (only they can be scored); every
+  // training part also gets all the unlabelled rows, which cost no label to use.
+  const labelled: number[] = [];
+  const unlabelled: number[] = [];
+  strata.forEach((y, i) => (y >= 0 ? labelled : unlabelled).push(i));
+  const y = Int32Array.from(labelled, (i) => strata[i]);
+  return plan(spec.validation, labelled.length, y, createRng(spec.seed).fork()).map((s) => ({
+    train: Int32Array.from([...Array.from(s.train, (i) => labelled[i]), ...unlabelled]),
+    test: Int32Array.from(s.test, (i) => labelled[i]),
+  }));
 }
 
 /** How many splits a spec means for n usable rows (without drawing them). */

@@ -143,7 +143,7 @@ async function run(task: WorkerTask, hooks: Hooks & { progress: (value: number) 
     throwIfAborted(hooks.signal);
     if (!dataset || !frame) throw new DatasetDeletedError(`dataset ${evaluation.dataset_id} was deleted before the evaluation started`);
     const spec = resolveSpec(evaluation.spec as never, dataset, "evaluate");
-    const data = learningData(frame, spec.features, spec.target, spec.task);
+    const data = learningData(frame, spec.features, spec.target, spec.task, spec.algorithm.accepts.unlabelled);
     const splits = planSplits(spec, data);
     const outcomes: FoldOutcome[] = [];
     const count = task.to - task.from;

@@ -10,7 +10,12 @@ const algorithmSchema = z
     family: z.string(),
     tasks: z.array(z.enum(["classification", "regression", "clustering", "projection"])),
     params_schema: z.record(z.string(), z.unknown()).describe("JSON Schema of the params, with defaults."),
-    accepts: z.object({ categorical: z.boolean(), missing: z.boolean(), weights: z.boolean() }),
+    accepts: z.object({
+      categorical: z.boolean(),
+      missing: z.boolean(),
+      weights: z.boolean(),
+      unlabelled: z.boolean().describe("Semi-supervised: rows whose target is missing are kept as unlabelled data (validation and metrics use labelled rows only)."),
+    }),
     scale_sensitive: z.boolean().describe("Its fit depends on the units of numeric inputs: the pipeline standardises them unless the request says auto_scale: false."),
     description: z.string(),
   })
@@ -23,7 +28,7 @@ function describeAlgorithms() {
     family: a.family,
     tasks: [...a.tasks],
     params_schema: z.toJSONSchema(a.params, { io: "input", unrepresentable: "any" }) as Record<string, unknown>,
-    accepts: { ...a.accepts },
+    accepts: { categorical: a.accepts.categorical, missing: a.accepts.missing, weights: a.accepts.weights, unlabelled: a.accepts.unlabelled ?? false },
     scale_sensitive: a.scaleSensitive,
     description: a.description,
   }));

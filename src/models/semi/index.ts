@@ -1,0 +1,2 @@
+/** The semi-supervised learners: rows without a target value are their unlabelled data. */
+export { labelPropagation, labelSpreading } from "./label-propagation.js";
