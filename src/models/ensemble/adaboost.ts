@@ -27,9 +27,10 @@ import type { Algorithm, FitContext, Prediction, Target, TrainingSet } from "../
 import { throwIfAborted, UnusableInputError } from "../contract.js";
 import { checkClasses, f64, structural } from "../state-schemas.js";
 import { bootstrapCounts, ensembleSeed, memberRng } from "./bootstrap.js";
-import type { Learner, LearnerSpec } from "./members.js";
-import { checkLearner, checkMemberStates, ENSEMBLE_FAMILY, learnerSpec, predictMember, resolveLearner, subsetTarget } from "./members.js";
-import { MAX_ESTIMATORS, nEstimatorsParam } from "./params.js";
+import type { Learner } from "./members.js";
+import type { LearnerSpec } from "./params.js";
+import { checkLearner, checkMemberStates, predictMember, resolveLearner, subsetTarget } from "./members.js";
+import { ENSEMBLE_FAMILY, MAX_ESTIMATORS, learnerSpec, nEstimatorsParam } from "./params.js";
 
 /** Larger steps only shrink every round's α the other way; beyond this the first round decides everything. */
 export const MAX_LEARNING_RATE = 100;

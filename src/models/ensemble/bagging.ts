@@ -5,8 +5,8 @@
  * or averaged probabilities when every member gives them, or the mean. The
  * out-of-bag estimate (oob.ts) is shown by explain.
  *
- * A bootstrap reaches a learner that takes weights as its distinct rows weighted by
- * how often they were drawn, and one that does not as the drawn rows themselves.
+ * A bootstrap reaches a learner that takes weights as every row weighted by how often
+ * it was drawn (no copy), and one that does not as the drawn rows themselves.
  * The pipeline encodes and imputes in front of bagging (accepts categorical and
  * missing false) so that any base learner can be named; random_forest is the
  * ensemble that keeps categorical and missing values as they are.
@@ -19,11 +19,11 @@ import { takeRows } from "../../data/frame.js";
 import type { Algorithm, FitContext, Prediction, TrainingSet } from "../contract.js";
 import { throwIfAborted, UnusableInputError } from "../contract.js";
 import { checkClasses, i32, structural } from "../state-schemas.js";
-import { bootstrapCounts, drawFeatures, ensembleSeed, inBag, memberRng, subsampleCounts } from "./bootstrap.js";
+import { bootstrapCounts, drawFeatures, ensembleSeed, memberRng, subsampleCounts } from "./bootstrap.js";
 import { addClassVotes, addValues, votesToPrediction } from "./combine.js";
-import { checkLearner, checkMemberStates, ENSEMBLE_FAMILY, fitMember, learnerSpec, pickColumns, predictMember, resolveLearner, subsetTarget } from "./members.js";
+import { checkLearner, checkMemberStates, fitMember, pickColumns, predictMember, resolveLearner, subsetTarget } from "./members.js";
 import { OobAccumulator, oobSchema, outOfBag } from "./oob.js";
-import { checkMaxFeatures, featureCount, MAX_ESTIMATORS, maxFeaturesParams, maxSamplesParam, nEstimatorsParam } from "./params.js";
+import { ENSEMBLE_FAMILY, MAX_ESTIMATORS, checkMaxFeatures, featureCount, learnerSpec, maxFeaturesParams, maxSamplesParam, nEstimatorsParam } from "./params.js";
 
 export const baggingParams = z
   .object({
@@ -96,10 +96,13 @@ function fit(train: TrainingSet, p: BaggingParams, ctx: FitContext): BaggingStat
     const Xm = pickColumns(X, columns);
     let memberState: unknown;
     if (learner.algorithm.accepts.weights) {
-      const bag = inBag(counts);
-      // Without replacement the draw is uniform; the sample weights then travel as weights.
-      if (!p.bootstrap && train.weights) for (let j = 0; j < bag.rows.length; j++) bag.weights[j] *= train.weights[bag.rows[j]];
-      memberState = fitMember(learner, takeRows(Xm, bag.rows), subsetTarget(target, bag.rows), bag.weights, rng, ctx.signal);
+      // Every row, weighted by how often it was drawn (zero out of the bag): a tree then
+      // places its thresholds between neighbouring values of all the rows, so an
+      // out-of-bag row never sits on a threshold (where rounding, and so the units of
+      // the column, would decide its side).
+      const w = Float64Array.from(counts);
+      if (!p.bootstrap && train.weights) for (let i = 0; i < n; i++) w[i] *= train.weights[i];
+      memberState = fitMember(learner, Xm, target, w, rng, ctx.signal);
     } else {
       const rows: number[] = [];
       for (let i = 0; i < n; i++) for (let c = 0; c < counts[i]; c++) rows.push(i);

@@ -6,8 +6,12 @@
  * A nested learner's params are checked with its own zod schema inside the
  * ensemble's, so a bad nested value is a 422 at its full path
  * (`params.base.params.max_depth`), and its state in an artifact with its own state schema.
+ *
+ * Only functions here (hoisted, so usable while the registry ↔ ensemble import cycle is
+ * still being evaluated); the schemas and constants the ensembles use at import time
+ * live in params.ts, which imports nothing of the registry.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import type { Frame } from "../../data/frame.js";
 import { takeRows } from "../../data/frame.js";
 import type { Rng } from "../../data/random.js";
@@ -15,16 +19,8 @@ import type { AbortFlag, Algorithm, Prediction, Target, Task } from "../contract
 import { UnusableInputError } from "../contract.js";
 import { getAlgorithm } from "../registry.js";
 import { bootstrapCounts } from "./bootstrap.js";
-
-export const ENSEMBLE_FAMILY = "ensemble";
-
-export const learnerSpec = z
-  .object({
-    algorithm: z.string().min(1).max(100).describe("A learner of GET /v1/algorithms (not an ensemble)."),
-    params: z.record(z.string(), z.unknown()).default({}).describe("Its params, checked with its own schema."),
-  })
-  .strict();
-export type LearnerSpec = z.infer<typeof learnerSpec>;
+import type { LearnerSpec } from "./params.js";
+import { ENSEMBLE_FAMILY } from "./params.js";
 
 export interface Learner {
   readonly algorithm: Algorithm;

@@ -2,6 +2,17 @@
 import { z } from "zod";
 import { MAX_FEATURE_COUNT } from "../limits.js";
 
+export const ENSEMBLE_FAMILY = "ensemble";
+
+/** A nested learner: checked against the registry by members.ts checkLearner. */
+export const learnerSpec = z
+  .object({
+    algorithm: z.string().min(1).max(100).describe("A learner of GET /v1/algorithms (not an ensemble)."),
+    params: z.record(z.string(), z.unknown()).default({}).describe("Its params, checked with its own schema."),
+  })
+  .strict();
+export type LearnerSpec = z.infer<typeof learnerSpec>;
+
 /**
  * Most members one ensemble may hold: each is a fitted model kept in the artifact and
  * walked on every predict, so the count sizes memory, fit time and predict time alike.

@@ -21,9 +21,8 @@ import type { TreeState } from "../tree/tree-state.js";
 import { treeStateSchema, valueWidth } from "../tree/tree-state.js";
 import { ensembleSeed } from "./bootstrap.js";
 import { growTrees, presort } from "./forest-grow.js";
-import { ENSEMBLE_FAMILY } from "./members.js";
 import { OobAccumulator, oobSchema } from "./oob.js";
-import { checkMaxFeatures, featureCount, MAX_ESTIMATORS, maxFeaturesParams, maxSamplesParam, nEstimatorsParam } from "./params.js";
+import { ENSEMBLE_FAMILY, MAX_ESTIMATORS, checkMaxFeatures, featureCount, maxFeaturesParams, maxSamplesParam, nEstimatorsParam } from "./params.js";
 
 const { max_features: _treeMaxFeatures, ...treeStopping } = stoppingParams;
 

@@ -14,7 +14,8 @@ import { throwIfAborted, UnusableInputError } from "../contract.js";
 import { checkClasses, f64, structural } from "../state-schemas.js";
 import { ensembleSeed, memberRng } from "./bootstrap.js";
 import { addClassVotes, addValues, votesToPrediction } from "./combine.js";
-import { checkLearner, checkMemberStates, ENSEMBLE_FAMILY, fitMember, learnerSpec, predictMember, resolveLearner } from "./members.js";
+import { checkLearner, checkMemberStates, fitMember, predictMember, resolveLearner } from "./members.js";
+import { ENSEMBLE_FAMILY, learnerSpec } from "./params.js";
 
 /** Members of one vote: each is a full fit of its learner on all the rows. */
 export const MAX_VOTERS = 100;
