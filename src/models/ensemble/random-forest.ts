@@ -18,7 +18,8 @@ import { featureImportances, depthOf } from "../tree/explain.js";
 import { predictValues } from "../tree/predict.js";
 import { columnsFor, columnsForFit } from "../tree/tree-columns.js";
 import type { TreeState } from "../tree/tree-state.js";
-import { treeStateSchema, valueWidth } from "../tree/tree-state.js";
+import { LEAF, THRESHOLD, treeStateSchema, valueWidth } from "../tree/tree-state.js";
+import type { TreeColumns } from "../tree/tree-columns.js";
 import { ensembleSeed } from "./bootstrap.js";
 import { growTrees, presort } from "./forest-grow.js";
 import { OobAccumulator, oobSchema } from "./oob.js";
@@ -110,18 +111,79 @@ function meanImportances(trees: readonly TreeState[], d: number): Float64Array<A
   return out;
 }
 
+/** Per tree, the leaf outputs ready to add: class weights normalised to probabilities, or means. Built once per loaded state. */
+const leafOutputs = new WeakMap<RandomForestState, Float64Array[]>();
+
+function leavesOf(s: RandomForestState): Float64Array[] {
+  let out = leafOutputs.get(s);
+  if (out) return out;
+  const W = valueWidth(s);
+  out = s.trees.map((t) => {
+    const v = Float64Array.from(t.value);
+    if (s.task === "classification") {
+      for (let node = 0; node < t.kind.length; node++) {
+        let total = 0;
+        for (let k = 0; k < W; k++) total += v[node * W + k];
+        for (let k = 0; k < W; k++) v[node * W + k] = total > 0 ? v[node * W + k] / total : 0;
+      }
+    }
+    return v;
+  });
+  leafOutputs.set(s, out);
+  return out;
+}
+
+/** Below this many rows the trees are walked row by row here: tree/predict.ts's blocked walk pays its set-up once per tree. */
+const FEW_ROWS = 8;
+
 /** Row-major n × width: the trees' averaged probabilities (classification) or means. */
 export function forestValues(s: RandomForestState, X: Frame): Float64Array {
   const cols = columnsFor(s.features, X);
   const W = valueWidth(s);
   const out = new Float64Array(cols.n * W);
-  for (const tree of s.trees) {
-    const v = predictValues(tree, cols);
-    for (let i = 0; i < out.length; i++) out[i] += v[i];
+  if (cols.n <= FEW_ROWS) addFewRows(s, cols, out, W);
+  else {
+    for (const tree of s.trees) {
+      const v = predictValues(tree, cols);
+      for (let i = 0; i < out.length; i++) out[i] += v[i];
+    }
   }
   const T = s.trees.length;
   for (let i = 0; i < out.length; i++) out[i] /= T;
   return out;
+}
+
+/**
+ * Single rows (the serving path): each tree walked with plain threshold tests; a tree
+ * that meets a categorical or oblique test or a missing value hands that row to the
+ * general walk of tree/predict.ts.
+ */
+function addFewRows(s: RandomForestState, cols: TreeColumns, out: Float64Array, W: number): void {
+  const leaves = leavesOf(s);
+  for (let t = 0; t < s.trees.length; t++) {
+    const { kind, feature, threshold, childStart } = s.trees[t];
+    const leaf = leaves[t];
+    let general: Float64Array | null = null;
+    for (let i = 0; i < cols.n; i++) {
+      let node = 0;
+      for (;;) {
+        const k = kind[node];
+        if (k === LEAF) break;
+        const column = k === THRESHOLD ? cols.num[feature[node]] : null;
+        const v = column ? column[i] : NaN;
+        if (v !== v) {
+          node = -1;
+          break;
+        }
+        node = childStart[node] + (v > threshold[node] ? 1 : 0);
+      }
+      if (node >= 0) for (let c = 0; c < W; c++) out[i * W + c] += leaf[node * W + c];
+      else {
+        general ??= predictValues(s.trees[t], cols);
+        for (let c = 0; c < W; c++) out[i * W + c] += general[i * W + c];
+      }
+    }
+  }
 }
 
 function predict(s: RandomForestState, X: Frame): Prediction {

@@ -16,6 +16,7 @@ import { adaboostParams } from "../../../src/models/ensemble/adaboost.js";
 import { votingParams } from "../../../src/models/ensemble/voting.js";
 import { engineOptions } from "../../../src/models/tree/params.js";
 import { createRng } from "../../../src/data/random.js";
+import { takeRows } from "../../../src/data/frame.js";
 import { ctx, realData, watermelon } from "../tree/fixtures.js";
 
 const CONFIGS: [string, object][] = [
@@ -76,6 +77,18 @@ describe("random_forest", () => {
     const p = randomForest.predict(s, data.X);
     assert.equal(p.task, "classification");
     if (p.task === "classification") for (let i = 0; i < data.X.rowCount; i++) assert.ok(Math.abs(p.proba!.subarray(i * 2, i * 2 + 2).reduce((a, b) => a + b, 0) - 1) < 1e-9);
+  });
+
+  test("row by row (the single-row walk) equals the batch walk, with categorical and missing values too", () => {
+    for (const data of [watermelon("2.0-alpha"), realData("iris").train]) {
+      const s = randomForest.fit(data, randomForestParams.parse({ n_estimators: 25 }), ctx(2));
+      const batch = randomForest.predict(s, data.X) as { proba: Float64Array };
+      const K = s.classes.length;
+      for (let i = 0; i < data.X.rowCount; i++) {
+        const one = randomForest.predict(s, takeRows(data.X, [i])) as { proba: Float64Array };
+        assert.deepEqual(Array.from(one.proba), Array.from(batch.proba.subarray(i * K, i * K + K)), `row ${i}`);
+      }
+    }
   });
 
   test("impurity importances sum to 1 and favour the informative features", () => {
