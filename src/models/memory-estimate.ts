@@ -241,6 +241,18 @@ const ENSEMBLE: Readonly<Record<string, FamilyEstimate>> = {
     const terms = given.flatMap((e, i) => [...nestedTerms(e, { algorithm: "cart", params: {} }, `params.estimators.${i}`, shape), keptMembers(e, 1, shape.rows, shape, `params.estimators.${i}`)]);
     return [...terms, { path: "features", bytes: values(shape.rows * 2 * Math.max(1, shape.classes)), what: "the combined votes or values" }];
   },
+  stacking: (_algorithm, params, shape) => {
+    const given = Array.isArray(params.estimators) ? params.estimators : [{ algorithm: "cart", params: {} }, { algorithm: "cart", params: {} }, { algorithm: "cart", params: {} }];
+    const width = Math.max(1, shape.classes);
+    const meta = given.length * width + (params.passthrough === true ? shape.features : 0);
+    const terms = given.flatMap((e, i) => [...nestedTerms(e, { algorithm: "cart", params: {} }, `params.estimators.${i}`, shape), keptMembers(e, 1, shape.rows, shape, `params.estimators.${i}`)]);
+    const finalSpec = params.final_estimator ?? { algorithm: shape.classes > 0 ? "logistic_regression" : "ridge", params: {} };
+    return [
+      ...terms,
+      ...nestedTerms(finalSpec, { algorithm: "ridge", params: {} }, "params.final_estimator", { ...shape, features: meta, levels: [] }),
+      { path: "params.estimators", bytes: values(2 * shape.rows * (meta + shape.features)), what: `the out-of-fold meta-features (${meta} columns) and each fold's copy of the rows` },
+    ];
+  },
 };
 
 const ensemble: FamilyEstimate = (algorithm, params, shape) => {

@@ -13,6 +13,7 @@ import { randomForest } from "./ensemble/random-forest.js";
 import { bagging } from "./ensemble/bagging.js";
 import { adaboost } from "./ensemble/adaboost.js";
 import { voting } from "./ensemble/voting.js";
+import { stacking } from "./ensemble/stacking.js";
 
 /**
  * Built on first use, not at import: ensembles (ensemble/) look their base learners up
@@ -20,7 +21,7 @@ import { voting } from "./ensemble/voting.js";
  * must not read the other's exports while it is still being evaluated.
  */
 function all(): readonly Algorithm[] {
-  return [baseline, id3, c45, cart, obliqueTree, ...linearAlgorithms, mlp, svm, svr, randomForest, bagging, adaboost, voting];
+  return [baseline, id3, c45, cart, obliqueTree, ...linearAlgorithms, mlp, svm, svr, randomForest, bagging, adaboost, voting, stacking];
 }
 
 let byName: Map<string, Algorithm> | null = null;

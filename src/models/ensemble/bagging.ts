@@ -21,7 +21,7 @@ import { throwIfAborted, UnusableInputError } from "../contract.js";
 import { checkClasses, i32, structural } from "../state-schemas.js";
 import { bootstrapCounts, drawFeatures, ensembleSeed, memberRng, subsampleCounts } from "./bootstrap.js";
 import { addClassVotes, addValues, votesToPrediction } from "./combine.js";
-import { checkLearner, checkMemberStates, fitMember, pickColumns, predictMember, resolveLearner, subsetTarget } from "./members.js";
+import { alignColumns, checkLearner, checkMemberStates, fitMember, pickColumns, predictMember, resolveLearner, subsetTarget } from "./members.js";
 import { OobAccumulator, oobSchema, outOfBag } from "./oob.js";
 import { ENSEMBLE_FAMILY, MAX_ESTIMATORS, checkMaxFeatures, featureCount, learnerSpec, maxFeaturesParams, maxSamplesParam, nEstimatorsParam } from "./params.js";
 
@@ -131,19 +131,6 @@ function fit(train: TrainingSet, p: BaggingParams, ctx: FitContext): BaggingStat
     soft,
     members,
     oob: oob ? oob.result() : null,
-  };
-}
-
-/** The ensemble's input columns in its own order, found by name in X. */
-export function alignColumns(names: readonly string[], X: Frame): Frame {
-  const byName = new Map(X.columns.map((c) => [c.name, c]));
-  return {
-    rowCount: X.rowCount,
-    columns: names.map((name) => {
-      const c = byName.get(name);
-      if (!c) throw new UnusableInputError(`missing feature column ${name}`);
-      return c;
-    }),
   };
 }
 

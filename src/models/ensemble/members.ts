@@ -119,3 +119,16 @@ export function pickColumns(X: Frame, features: Int32Array | null): Frame {
   if (features === null) return X;
   return { rowCount: X.rowCount, columns: Array.from(features, (j) => X.columns[j]) };
 }
+
+/** The ensemble's input columns in its own order, found by name in X. */
+export function alignColumns(names: readonly string[], X: Frame): Frame {
+  const byName = new Map(X.columns.map((c) => [c.name, c]));
+  return {
+    rowCount: X.rowCount,
+    columns: names.map((name) => {
+      const c = byName.get(name);
+      if (!c) throw new UnusableInputError(`missing feature column ${name}`);
+      return c;
+    }),
+  };
+}

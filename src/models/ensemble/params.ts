@@ -19,6 +19,9 @@ export type LearnerSpec = z.infer<typeof learnerSpec>;
  */
 export const MAX_ESTIMATORS = 5000;
 
+/** Different learners in one voting or stacking ensemble: each is a full fit on all the rows (stacking: cv + 1 fits). */
+export const MAX_VOTERS = 100;
+
 export function nEstimatorsParam(fallback: number, what: string) {
   return z
     .int()

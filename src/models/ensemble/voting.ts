@@ -15,10 +15,8 @@ import { checkClasses, f64, structural } from "../state-schemas.js";
 import { ensembleSeed, memberRng } from "./bootstrap.js";
 import { addClassVotes, addValues, votesToPrediction } from "./combine.js";
 import { checkLearner, checkMemberStates, fitMember, predictMember, resolveLearner } from "./members.js";
-import { ENSEMBLE_FAMILY, learnerSpec } from "./params.js";
+import { ENSEMBLE_FAMILY, learnerSpec, MAX_VOTERS } from "./params.js";
 
-/** Members of one vote: each is a full fit of its learner on all the rows. */
-export const MAX_VOTERS = 100;
 /** Relative weights: their ratios matter, and a ratio beyond this makes one member the whole vote. */
 const MAX_VOTE_WEIGHT = 1e6;
 
