@@ -72,7 +72,7 @@ console.error("xigua: adaboost fit …");
 const [adaFit, boosted] = time(() => adaboost.fit(train, adaboost.params.parse({ n_estimators: 100 }), ctx()));
 const adaAccuracy = accuracy((adaboost.predict(boosted, Xte) as { labels: Int32Array }).labels);
 
-const ratio = (a: number, b: number) => (a / b).toFixed(2);
+const ratio = (a: number, b: number) => (a / b).toPrecision(2);
 const rowsOut = [
   ["random_forest fit, 100 trees, 20,000 × 20", `${rfFit.toFixed(2)} s`, `${sk.rf_fit_s.toFixed(2)} s`, ratio(rfFit, sk.rf_fit_s)],
   ["random_forest accuracy (25,000 rows)", rfAccuracy.toFixed(4), sk.rf_accuracy.toFixed(4), (rfAccuracy - sk.rf_accuracy).toFixed(4)],
