@@ -19,6 +19,8 @@ import { EXHAUSTIVE_MAX_CLASSES } from "./multiclass/code-matrix.js";
 import { AGNES_MAX_ROWS } from "./cluster/limits.js";
 import { MAX_RBF_ROWS as SEMI_MAX_RBF_ROWS } from "./semi/label-propagation.js";
 
+import { getAlgorithm } from "./registry.js";
+
 export const BYTES_PER_VALUE = 8;
 const MB = 1 << 20;
 
@@ -219,7 +221,91 @@ const semi: FamilyEstimate = (_algorithm, params, shape) => {
   ];
 };
 
-const FAMILIES: Readonly<Record<string, FamilyEstimate>> = { tree, svm, linear, neural, baseline, cluster, semi };
+/** A nested learner ({ algorithm, params } under `path`) fitted on `rows` rows: its own terms, their paths under the ensemble's. */
+function nestedTerms(spec: unknown, fallback: { algorithm: string; params: Params }, path: string, shape: MemoryShape): MemoryTerm[] {
+  const s = spec !== null && typeof spec === "object" ? (spec as { algorithm?: unknown; params?: unknown }) : fallback;
+  const algorithm = typeof s.algorithm === "string" ? getAlgorithm(s.algorithm) : undefined;
+  if (!algorithm || algorithm.family === "ensemble") return [];
+  const params = s.params !== null && typeof s.params === "object" ? (s.params as Params) : {};
+  return estimateAlgorithmMemory(algorithm, params, shape).map((t) => ({ ...t, path: t.path.startsWith("params.") ? `${path}.params.${t.path.slice(7)}` : t.path }));
+}
+
+/**
+ * What `count` fitted members keep: a tree's nodes (at most twice its rows, or 2^(depth+1)),
+ * otherwise as much as a member could copy of its rows (support vectors, say).
+ */
+function keptMembers(spec: unknown, count: number, rows: number, shape: MemoryShape, path: string): MemoryTerm {
+  const s = spec !== null && typeof spec === "object" ? (spec as { algorithm?: unknown; params?: Params }) : { algorithm: "cart", params: {} };
+  const width = Math.max(1, shape.classes);
+  let each: number;
+  if (s.algorithm === "cart" || s.algorithm === "id3" || s.algorithm === "c45") {
+    const depth = num(s.params ?? {}, "max_depth", Infinity);
+    each = Math.min(2 * rows + 1, 2 ** Math.min(depth + 1, 40)) * (64 + values(width));
+  } else each = values(rows * (shape.features + width));
+  return { path, bytes: count * each, what: `${count.toLocaleString("en")} fitted members` };
+}
+
+/** One function per ensemble algorithm (ensemble/): members are fitted one at a time, and all are kept. */
+const ENSEMBLE: Readonly<Record<string, FamilyEstimate>> = {
+  random_forest: (_algorithm, params, shape) => {
+    const n = shape.rows;
+    const trees = num(params, "n_estimators", 100);
+    const drawn = Math.max(1, Math.round(num(params, "max_samples", 1) * n));
+    // Distinct rows of a bootstrap of `drawn` from n: n·(1 − e^(−drawn/n)); a tree has fewer than twice as many nodes.
+    const distinct = params.bootstrap === false ? drawn : n * (1 - Math.exp(-drawn / n));
+    const depth = num(params, "max_depth", Infinity);
+    const nodes = Math.min(2 * distinct + 1, 2 ** Math.min(depth + 1, 40));
+    return [
+      { path: "features", bytes: n * shape.features * 76 + values(4 * n), what: `one tree's sorted columns, the forest's presort and the bootstrap (${n} rows × ${shape.features} features)` },
+      { path: "params.n_estimators", bytes: trees * nodes * (80 + values(Math.max(1, shape.classes))), what: `${trees.toLocaleString("en")} trees of up to ${Math.round(nodes).toLocaleString("en")} nodes` },
+    ];
+  },
+  bagging: (_algorithm, params, shape) => {
+    const count = num(params, "n_estimators", 10);
+    const rows = Math.max(1, Math.round(num(params, "max_samples", 1) * shape.rows));
+    const fallback = { algorithm: "cart", params: {} };
+    return [
+      ...nestedTerms(params.base, fallback, "params.base", { ...shape, rows }),
+      keptMembers(params.base ?? fallback, count, rows, shape, "params.n_estimators"),
+      { path: "features", bytes: values(rows * (shape.features + 2)), what: "each member's bootstrap as a copy of its rows" },
+    ];
+  },
+  adaboost: (_algorithm, params, shape) => {
+    const count = num(params, "n_estimators", 50);
+    const fallback = { algorithm: "cart", params: { max_depth: shape.classes > 0 ? 1 : 3 } };
+    const base = params.base ?? fallback;
+    return [
+      ...nestedTerms(base, fallback, "params.base", shape),
+      keptMembers(base, count, shape.rows, shape, "params.n_estimators"),
+      { path: "features", bytes: values(shape.rows * (4 + 2 * Math.max(1, shape.classes))), what: "the distribution, per-row losses and one round's predictions" },
+    ];
+  },
+  voting: (_algorithm, params, shape) => {
+    const given = Array.isArray(params.estimators) ? params.estimators : [{ algorithm: "cart", params: {} }, { algorithm: "cart", params: {} }, { algorithm: "cart", params: {} }];
+    const terms = given.flatMap((e, i) => [...nestedTerms(e, { algorithm: "cart", params: {} }, `params.estimators.${i}`, shape), keptMembers(e, 1, shape.rows, shape, `params.estimators.${i}`)]);
+    return [...terms, { path: "features", bytes: values(shape.rows * 2 * Math.max(1, shape.classes)), what: "the combined votes or values" }];
+  },
+  stacking: (_algorithm, params, shape) => {
+    const given = Array.isArray(params.estimators) ? params.estimators : [{ algorithm: "cart", params: {} }, { algorithm: "cart", params: {} }, { algorithm: "cart", params: {} }];
+    const width = Math.max(1, shape.classes);
+    const meta = given.length * width + (params.passthrough === true ? shape.features : 0);
+    const terms = given.flatMap((e, i) => [...nestedTerms(e, { algorithm: "cart", params: {} }, `params.estimators.${i}`, shape), keptMembers(e, 1, shape.rows, shape, `params.estimators.${i}`)]);
+    const finalSpec = params.final_estimator ?? { algorithm: shape.classes > 0 ? "logistic_regression" : "ridge", params: {} };
+    return [
+      ...terms,
+      ...nestedTerms(finalSpec, { algorithm: "ridge", params: {} }, "params.final_estimator", { ...shape, features: meta, levels: [] }),
+      { path: "params.estimators", bytes: values(2 * shape.rows * (meta + shape.features)), what: `the out-of-fold meta-features (${meta} columns) and each fold's copy of the rows` },
+    ];
+  },
+};
+
+const ensemble: FamilyEstimate = (algorithm, params, shape) => {
+  const estimate = Object.hasOwn(ENSEMBLE, algorithm.name) ? ENSEMBLE[algorithm.name] : undefined;
+  if (estimate) return estimate(algorithm, params, shape);
+  return [{ path: "features", bytes: values(4 * shape.rows * shape.features), what: "working copies of the training rows" }];
+};
+
+const FAMILIES: Readonly<Record<string, FamilyEstimate>> = { tree, svm, linear, neural, baseline, ensemble, cluster, semi };
 
 /** Whether this file knows the algorithm's family (a test holds every registered algorithm to it). */
 export function hasMemoryModel(algorithm: Algorithm): boolean {

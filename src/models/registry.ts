@@ -11,15 +11,30 @@ import { svm } from "./svm/svm.js";
 import { svr } from "./svm/svr.js";
 import { clusterAlgorithms } from "./cluster/index.js";
 import { labelPropagation, labelSpreading } from "./semi/index.js";
+import { randomForest } from "./ensemble/random-forest.js";
+import { bagging } from "./ensemble/bagging.js";
+import { adaboost } from "./ensemble/adaboost.js";
+import { voting } from "./ensemble/voting.js";
+import { stacking } from "./ensemble/stacking.js";
 
-const algorithms: readonly Algorithm[] = [baseline, id3, c45, cart, obliqueTree, ...linearAlgorithms, mlp, svm, svr, ...clusterAlgorithms, labelPropagation, labelSpreading];
+/**
+ * Built on first use, not at import: ensembles (ensemble/) look their base learners up
+ * here, so this module and theirs import each other, and whichever is imported first
+ * must not read the other's exports while it is still being evaluated.
+ */
+function all(): readonly Algorithm[] {
+  return [baseline, id3, c45, cart, obliqueTree, ...linearAlgorithms, mlp, svm, svr, randomForest, bagging, adaboost, voting, stacking, ...clusterAlgorithms, labelPropagation, labelSpreading];
+}
 
-const byName = new Map(algorithms.map((a) => [a.name, a]));
+let byName: Map<string, Algorithm> | null = null;
+let list: readonly Algorithm[] | null = null;
 
 export function getAlgorithm(name: string): Algorithm | undefined {
+  byName ??= new Map(listAlgorithms().map((a) => [a.name, a]));
   return byName.get(name);
 }
 
 export function listAlgorithms(): readonly Algorithm[] {
-  return algorithms;
+  list ??= all();
+  return list;
 }

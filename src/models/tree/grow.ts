@@ -30,6 +30,13 @@ import { classWeights, hasMissing, holdOut, resolveMaxFeatures } from "./fit-inp
 export interface FitOverrides {
   /** Rows (of train.X) held out for pre/post pruning instead of a seeded draw: lets tests reproduce the book's split. */
   readonly validationRows?: Int32Array;
+  /**
+   * A bootstrap drawn as weights (ensemble/): grow on these rows with these weights
+   * (times class weights) instead of every row with train.weights, and take each
+   * numeric feature's slots already sorted from `sortedFrom` (a forest sorts once for
+   * all its trees, see ensemble/forest-grow.ts). Not combined with validation pruning.
+   */
+  readonly bag?: { readonly rows: Int32Array; readonly weights: Float64Array; readonly sortedFrom?: (f: number) => Int32Array };
 }
 
 /** Rows routed to one node during growth, for pre-pruning. */
@@ -74,10 +81,12 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
   const split = usesValidation ? holdOut(n, opts.validationFraction, target, ctx.rng, overrides.validationRows) : { grow: identity(n), validation: new Int32Array(0) };
   if (opts.pruning === "pessimistic" && regression) throw new UnusableInputError("pessimistic pruning is for classification trees");
 
-  const growRows = split.grow;
+  const bag = overrides.bag;
+  if (bag && usesValidation) throw new UnusableInputError("a bootstrap bag cannot be combined with validation pruning");
+  const growRows = bag ? bag.rows : split.grow;
   const growW = new Float64Array(growRows.length);
-  for (let i = 0; i < growRows.length; i++) growW[i] = w[growRows[i]];
-  const arena = makeArena(growRows, growW, cols, tt);
+  for (let i = 0; i < growRows.length; i++) growW[i] = bag ? bag.weights[i] * (cw ? cw[(target.y as Int32Array)[growRows[i]]] : 1) : w[growRows[i]];
+  const arena = makeArena(growRows, growW, cols, tt, bag?.sortedFrom);
   const root: NodeRange = { arena, start: 0, end: growRows.length };
 
   const search = new SplitSearch(cols, tt, { criterion: opts.criterion, categoricalSplit: opts.categoricalSplit, minSamplesLeaf: opts.minSamplesLeaf, maxCategories: opts.maxCategoriesPerSplit });

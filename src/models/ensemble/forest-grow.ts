@@ -1,0 +1,113 @@
+/**
+ * Growing a random forest on the one tree engine (src/models/tree/): each tree is a
+ * cart grown on a bootstrap given as weights (a row drawn twice weighs 2; the rows
+ * never drawn are simply not in the tree's arena), with `max_features` attributes
+ * drawn at every node by the engine itself.
+ *
+ * The numeric columns are sorted once for the whole forest; a tree's presorted
+ * lists are that order filtered to its bag (O(n) per feature, no sort per tree),
+ * through makeArena's `sortedFrom` hook.
+ *
+ * Tree t depends only on (seed, t) (bootstrap.ts memberRng), so growing trees
+ * [a, b) in one call and [b, c) in another gives the same forest as [a, c): that is
+ * what lets a job spread its trees over several workers. Here they grow in one loop
+ * on the job's worker thread.
+ */
+import type { FitContext, TrainingSet } from "../contract.js";
+import { throwIfAborted } from "../contract.js";
+import type { EngineOptions } from "../tree/engine-options.js";
+import { fitTree } from "../tree/grow.js";
+import { predictValues } from "../tree/predict.js";
+import { argsortByValue } from "../tree/sort.js";
+import { columnsFor, columnsForFit } from "../tree/tree-columns.js";
+import type { TreeState } from "../tree/tree-state.js";
+import { takeRows } from "../../data/frame.js";
+import { bootstrapCounts, inBag, memberRng, subsampleCounts } from "./bootstrap.js";
+import { OobAccumulator, outOfBag } from "./oob.js";
+import type { OobEstimate } from "./oob.js";
+
+export interface ForestPlan {
+  readonly trees: number;
+  readonly bootstrap: boolean;
+  /** Rows drawn per tree (with replacement when bootstrap). */
+  readonly samples: number;
+  readonly oob: boolean;
+  readonly engine: EngineOptions;
+  /** Seed every tree's generator derives from (with its index). */
+  readonly seed: number;
+}
+
+/** Per numeric feature, all rows sorted by value (NaN last, ties by row): shared by every tree of the forest. */
+export function presort(train: TrainingSet): (Int32Array | null)[] {
+  const cols = columnsForFit(train.X);
+  const ids = Int32Array.from({ length: cols.n }, (_, i) => i);
+  return cols.num.map((v) => (v ? argsortByValue(ids, v) : null));
+}
+
+/** Trees [from, to) of the forest, and (when planned) their out-of-bag outputs added to `oob`. */
+export function growTrees(train: TrainingSet, plan: ForestPlan, order: readonly (Int32Array | null)[], from: number, to: number, ctx: FitContext, oob: OobAccumulator | null): TreeState[] {
+  const n = train.X.rowCount;
+  const slotOf = new Int32Array(n);
+  const trees: TreeState[] = [];
+  for (let t = from; t < to; t++) {
+    throwIfAborted(ctx.signal);
+    const rng = memberRng(plan.seed, t);
+    const counts = plan.bootstrap ? bootstrapCounts(n, plan.samples, rng) : plan.samples < n ? subsampleCounts(n, plan.samples, rng) : new Float64Array(n).fill(1);
+    const bag = inBag(counts);
+    if (train.weights) for (let j = 0; j < bag.rows.length; j++) bag.weights[j] *= train.weights[bag.rows[j]];
+    slotOf.fill(-1);
+    for (let j = 0; j < bag.rows.length; j++) slotOf[bag.rows[j]] = j;
+    const sortedFrom = (f: number): Int32Array => {
+      const all = order[f] as Int32Array;
+      const list = new Int32Array(bag.rows.length);
+      let k = 0;
+      for (let i = 0; i < all.length; i++) {
+        const s = slotOf[all[i]];
+        if (s >= 0) list[k++] = s;
+      }
+      return list;
+    };
+    const tree = compact(fitTree(train, plan.engine, { rng, progress: () => {}, signal: ctx.signal }, { bag: { rows: bag.rows, weights: bag.weights, sortedFrom } }));
+    trees.push(tree);
+    if (oob && plan.oob) {
+      const left = outOfBag(counts);
+      if (left.length > 0) oob.add(left, predictValues(tree, columnsFor(tree.features, takeRows(train.X, left))), false);
+      else oob.add(left, new Float64Array(0), false);
+    }
+    ctx.progress((t + 1 - from) / (to - from));
+  }
+  return trees;
+}
+
+/**
+ * The tree without its per-node split candidates (kept by a single tree for explain,
+ * dead weight in a forest's artifact): offsets all zero, no candidates.
+ */
+function compact(s: TreeState): TreeState {
+  return {
+    task: s.task,
+    criterion: s.criterion,
+    features: s.features,
+    classes: s.classes,
+    kind: s.kind,
+    feature: s.feature,
+    threshold: s.threshold,
+    childStart: s.childStart,
+    childCount: s.childCount,
+    mapOffset: s.mapOffset,
+    branchFraction: s.branchFraction,
+    samples: s.samples,
+    impurity: s.impurity,
+    score: s.score,
+    value: s.value,
+    levelMap: s.levelMap,
+    obliqueWeights: s.obliqueWeights,
+    featureScale: s.featureScale,
+    candOffset: new Int32Array(s.kind.length + 1),
+    candFeature: new Int32Array(0),
+    candScore: new Float64Array(0),
+    candThreshold: new Float64Array(0),
+  };
+}
+
+export type { OobEstimate };
