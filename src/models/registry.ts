@@ -10,7 +10,7 @@ import { mlp } from "./neural/mlp.js";
 import { svm } from "./svm/svm.js";
 import { svr } from "./svm/svr.js";
 import { clusterAlgorithms } from "./cluster/index.js";
-import { labelPropagation, labelSpreading } from "./semi/index.js";
+import { labelPropagation, labelSpreading, selfTraining } from "./semi/index.js";
 import { randomForest } from "./ensemble/random-forest.js";
 import { bagging } from "./ensemble/bagging.js";
 import { adaboost } from "./ensemble/adaboost.js";
@@ -23,7 +23,7 @@ import { stacking } from "./ensemble/stacking.js";
  * must not read the other's exports while it is still being evaluated.
  */
 function all(): readonly Algorithm[] {
-  return [baseline, id3, c45, cart, obliqueTree, ...linearAlgorithms, mlp, svm, svr, randomForest, bagging, adaboost, voting, stacking, ...clusterAlgorithms, labelPropagation, labelSpreading];
+  return [baseline, id3, c45, cart, obliqueTree, ...linearAlgorithms, mlp, svm, svr, randomForest, bagging, adaboost, voting, stacking, ...clusterAlgorithms, labelPropagation, labelSpreading, selfTraining];
 }
 
 let byName: Map<string, Algorithm> | null = null;

@@ -45,6 +45,17 @@ test("label_spreading keeps the unlabelled rows, says how many, and is validated
   assert.equal(res.json().predictions[0], "setosa");
 });
 
+test("self_training around a nested learner: its params checked at their path; the model labels the unlabelled rows", async () => {
+  const bad = await t.app.inject({ method: "POST", url: "/v1/models", payload: { dataset_id: iris, target: "target", algorithm: "self_training", params: { base: { algorithm: "cart", params: { max_depth: -1 } } } } });
+  assert.equal(bad.statusCode, 422, bad.body);
+  assert.equal(bad.json().errors[0].path, "params.base.params.max_depth");
+  const model = await train({ algorithm: "self_training", params: { base: { algorithm: "cart", params: { max_depth: 3 } }, criterion: { kind: "k_best", k_best: 20 } }, validation: { method: "holdout", test_size: 0.3 } });
+  assert.equal(model.labelled_rows, LABELLED);
+  const explained = (await t.app.inject({ url: `/v1/models/${model.id}/explain` })).json();
+  assert.equal(explained.base, "cart");
+  assert.ok(explained.iterations >= 1);
+});
+
 test("a supervised learner on the same table drops the unlabelled rows, as before", async () => {
   const model = await train({ algorithm: "cart", validation: { method: "none" } });
   assert.ok((model.warnings as string[]).some((w) => w.startsWith("120 rows with a missing target were left out")));
@@ -67,5 +78,6 @@ test("GET /v1/algorithms says which algorithms take unlabelled rows", async () =
   const byName = new Map(items.map((a) => [a.name, a]));
   assert.equal(byName.get("label_propagation")?.accepts.unlabelled, true);
   assert.equal(byName.get("label_spreading")?.accepts.unlabelled, true);
+  assert.equal(byName.get("self_training")?.accepts.unlabelled, true);
   assert.equal(byName.get("cart")?.accepts.unlabelled, false);
 });

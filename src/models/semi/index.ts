@@ -1,2 +1,3 @@
 /** The semi-supervised learners: rows without a target value are their unlabelled data. */
 export { labelPropagation, labelSpreading } from "./label-propagation.js";
+export { selfTraining } from "./self-training.js";
