@@ -181,8 +181,7 @@ const baseline: FamilyEstimate = (_algorithm, _params, shape) => [{ path: "featu
  * Clustering: every method keeps a row-major copy of the rows and their labels; then
  * k-means-like methods k × d centres (and k-means++'s candidate potentials, 2 + ln k rows each),
  * gmm n × k responsibilities and k d × d covariances and factors, agnes its condensed n × n
- * distance matrix (single linkage excepted: Prim's tree needs O(n)), dbscan the neighbour
- * lists of every row (bounded by rows², as every row may see every other).
+ * distance matrix (single linkage excepted: Prim's tree needs O(n)), dbscan O(n) buffers.
  */
 const cluster: FamilyEstimate = (algorithm, params, shape) => {
   const { rows: n, features: p } = shape;
@@ -200,7 +199,7 @@ const cluster: FamilyEstimate = (algorithm, params, shape) => {
     if (linkage !== "single") terms.push({ path: "params.linkage", bytes: values((m * (m - 1)) / 2), what: `the condensed distance matrix of ${m.toLocaleString("en")} rows (${linkage} linkage; single linkage needs none)` });
     terms.push({ path: "features", bytes: values(8 * n), what: "the merge list and the nearest-neighbour chain" });
   } else if (name === "dbscan") {
-    terms.push({ path: "params.eps", bytes: 4 * Math.min(n * n, n * Math.max(1, num(params, "min_samples", 5)) * 64), what: "neighbour lists of every row" });
+    terms.push({ path: "features", bytes: values(n) + 4 * n, what: "one neighbourhood buffer, core flags and the search stack (neighbourhoods are queried again, not kept)" });
   }
   return terms;
 };

@@ -2,6 +2,8 @@
 import type { Algorithm } from "../contract.js";
 import { agnes } from "./agnes.js";
 import { bisectingKmeans } from "./bisecting-kmeans.js";
+import { dbscan } from "./dbscan.js";
+import { gmm } from "./gmm.js";
 import { kmeans } from "./kmeans.js";
 
-export const clusterAlgorithms: readonly Algorithm[] = [kmeans, bisectingKmeans, agnes];
+export const clusterAlgorithms: readonly Algorithm[] = [kmeans, bisectingKmeans, gmm, agnes, dbscan];
