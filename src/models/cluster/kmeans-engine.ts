@@ -1,6 +1,7 @@
 /**
  * Lloyd's k-means on a row-major matrix (n × d), as scikit-learn's `_kmeans_single_lloyd`
- * runs it, so that the same initial centres give the same centres:
+ * runs it (with Hamerly's bounds to skip distances that cannot change an assignment), so that
+ * the same initial centres give the same centres:
  *
  *   repeat: assign every row to its nearest centre (squared Euclidean; a tie goes to the
  *   lowest centre index) → each centre becomes the mean of its rows → stop when no label
@@ -28,19 +29,18 @@ export interface LloydResult {
 /** scikit-learn's absolute tolerance: tol × the mean of the per-feature variances. */
 export function absoluteTolerance(X: Float64Array, n: number, d: number, tol: number): number {
   if (tol === 0 || n === 0) return 0;
+  // Row by row (the matrix is row-major): the means, then the squared deviations.
+  const mean = new Float64Array(d);
+  for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) mean[j] += X[i * d + j];
+  for (let j = 0; j < d; j++) mean[j] /= n;
   let total = 0;
-  for (let j = 0; j < d; j++) {
-    let mean = 0;
-    for (let i = 0; i < n; i++) mean += X[i * d + j];
-    mean /= n;
-    let v = 0;
-    for (let i = 0; i < n; i++) {
-      const t = X[i * d + j] - mean;
-      v += t * t;
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < d; j++) {
+      const t = X[i * d + j] - mean[j];
+      total += t * t;
     }
-    total += v / n;
   }
-  return (total / d) * tol;
+  return (total / n / d) * tol;
 }
 
 export function squaredDistance(X: Float64Array, i: number, C: Float64Array, c: number, d: number): number {
@@ -102,11 +102,11 @@ function farthestRows(dist: Float64Array, count: number): number[] {
 }
 
 /** scikit-learn's `_relocate_empty_clusters_dense`: on the sums, before they are divided. */
-function relocateEmpty(X: Float64Array, d: number, labels: Int32Array, dist: Float64Array, k: number, sums: Float64Array, counts: Float64Array): void {
+function relocateEmpty(X: Float64Array, d: number, labels: Int32Array, distances: () => Float64Array, k: number, sums: Float64Array, counts: Float64Array): void {
   const empty: number[] = [];
   for (let c = 0; c < k; c++) if (counts[c] === 0) empty.push(c);
   if (empty.length === 0) return;
-  const far = farthestRows(dist, empty.length);
+  const far = farthestRows(distances(), empty.length);
   for (let e = 0; e < far.length; e++) {
     const row = far[e];
     const old = labels[row];
@@ -122,11 +122,12 @@ function relocateEmpty(X: Float64Array, d: number, labels: Int32Array, dist: Flo
 
 /**
  * One update: the centres become the means of their rows (empty ones relocated), into next.
- * Returns the summed squared shift of the centres. `labels` and `dist` are those of `C`.
+ * Returns the summed squared shift of the centres. `labels` are those of `C`; `distances` gives
+ * each row's squared distance to its centre in C (asked only when a centre is empty).
  */
-export function updateCentres(X: Float64Array, n: number, d: number, labels: Int32Array, dist: Float64Array, C: Float64Array, k: number, next: Float64Array, counts: Float64Array): number {
+export function updateCentres(X: Float64Array, n: number, d: number, labels: Int32Array, distances: () => Float64Array, C: Float64Array, k: number, next: Float64Array, counts: Float64Array): number {
   clusterSums(X, n, d, labels, k, next, counts);
-  relocateEmpty(X, d, labels, dist, k, next, counts);
+  relocateEmpty(X, d, labels, distances, k, next, counts);
   let shift = 0;
   for (let c = 0; c < k; c++) {
     const m = counts[c];
@@ -148,20 +149,60 @@ export interface LloydOptions {
   readonly signal?: AbortFlag;
 }
 
+/**
+ * Lloyd's iterations with Hamerly's bounds, which give the same assignments while skipping most
+ * distance computations once the centres settle: each row keeps an upper bound on the distance to
+ * its centre and a lower bound on the distance to any other; after a move the bounds widen by how
+ * far the centres moved. A row is rescanned only when its upper bound reaches the larger of its
+ * lower bound and half the gap from its centre to the nearest other centre. Bounds are compared
+ * with a relative slack of 1e-12 so that rounding never keeps a row from a centre that became nearer.
+ */
 export function lloyd(X: Float64Array, n: number, d: number, init: Float64Array, k: number, options: LloydOptions): LloydResult {
   let C = Float64Array.from(init);
   let next = new Float64Array(k * d);
   const labels = new Int32Array(n);
   const old = new Int32Array(n).fill(-1);
-  const dist = new Float64Array(n);
   const counts = new Float64Array(k);
+  const upper = new Float64Array(n);
+  const lower = new Float64Array(n);
+  const half = new Float64Array(k);
+  const move = new Float64Array(k);
+  const dist = new Float64Array(n);
+  // Relocating an empty centre needs every row's exact distance to its centre; computed only then.
+  const exact = () => {
+    for (let i = 0; i < n; i++) dist[i] = squaredDistance(X, i, C, labels[i], d);
+    return dist;
+  };
+  const gap = new Float64Array(k * k);
+  const bounds: Bounds = { labels, upper, lower, gap, half };
+  const assignPass = (all: boolean) => {
+    centreGaps(C, k, d, gap, half);
+    boundedPass(X, n, d, C, k, bounds, all);
+  };
   let strict = false;
   let it = 0;
   for (; it < options.maxIter; it++) {
     throwIfAborted(options.signal);
-    assign(X, n, d, C, k, labels, dist);
-    const shift = updateCentres(X, n, d, labels, dist, C, k, next, counts);
+    assignPass(it === 0);
+    const shift = updateCentres(X, n, d, labels, exact, C, k, next, counts);
+    let max1 = 0;
+    let max2 = 0;
+    let arg = -1;
+    for (let c = 0; c < k; c++) {
+      let s2 = 0;
+      for (let j = 0; j < d; j++) s2 += (next[c * d + j] - C[c * d + j]) ** 2;
+      move[c] = Math.sqrt(s2);
+      if (move[c] > max1) {
+        max2 = max1;
+        max1 = move[c];
+        arg = c;
+      } else if (move[c] > max2) max2 = move[c];
+    }
     [C, next] = [next, C];
+    for (let i = 0; i < n; i++) {
+      upper[i] += move[labels[i]];
+      lower[i] -= labels[i] === arg ? max2 : max1;
+    }
     let same = true;
     for (let i = 0; i < n; i++) {
       if (labels[i] !== old[i]) {
@@ -178,9 +219,80 @@ export function lloyd(X: Float64Array, n: number, d: number, init: Float64Array,
   }
   // Like scikit-learn, report the iterations run (the loop's index + 1, capped at max_iter).
   const nIter = Math.min(it + 1, options.maxIter);
-  // Labels of the last assignment belong to the centres before the last update unless nothing changed.
-  const inertia = strict ? sseOf(X, n, d, C, labels) : assign(X, n, d, C, k, labels, dist);
-  return { centres: C, labels, inertia, nIter };
+  // Labels of the last assignment belong to the centres before the last update unless nothing changed: assign once more (bounded).
+  if (!strict) assignPass(false);
+  return { centres: C, labels, inertia: sseOf(X, n, d, C, labels), nIter };
+}
+
+const SLACK = 1 - 1e-12;
+
+/** Per-row bounds and per-centre gaps of Hamerly's method (one object, so the hot functions stay monomorphic). */
+interface Bounds {
+  readonly labels: Int32Array;
+  readonly upper: Float64Array;
+  readonly lower: Float64Array;
+  /** Half the distance between every two centres, k × k. */
+  readonly gap: Float64Array;
+  /** Half the distance from each centre to its nearest other. */
+  readonly half: Float64Array;
+}
+
+/**
+ * Row i against every centre. A centre at least twice as far from the best so far as the row
+ * is cannot be nearer (Elkan's test; on a tie the lower index, already best, stays): it is
+ * skipped, and 2·gap − d(x, best) still bounds its distance from below.
+ */
+function scanRow(X: Float64Array, i: number, d: number, C: Float64Array, k: number, b: Bounds): void {
+  const gap = b.gap;
+  let best = 0;
+  let bestD = Math.sqrt(squaredDistance(X, i, C, 0, d));
+  let second = Infinity;
+  for (let c = 1; c < k; c++) {
+    const g = gap[best * k + c];
+    if (g >= bestD) {
+      const bound = 2 * g - bestD;
+      if (bound < second) second = bound;
+      continue;
+    }
+    const dd = Math.sqrt(squaredDistance(X, i, C, c, d));
+    if (dd < bestD) {
+      second = bestD;
+      bestD = dd;
+      best = c;
+    } else if (dd < second) second = dd;
+  }
+  b.labels[i] = best;
+  b.upper[i] = bestD;
+  b.lower[i] = second;
+}
+
+/** One assignment: every row (all), else only the rows whose bounds leave room for another centre. */
+function boundedPass(X: Float64Array, n: number, d: number, C: Float64Array, k: number, b: Bounds, all: boolean): void {
+  const { labels, upper, lower, half } = b;
+  for (let i = 0; i < n; i++) {
+    if (!all) {
+      const a = labels[i];
+      const m = Math.max(half[a], lower[i]) * SLACK;
+      if (upper[i] < m) continue;
+      upper[i] = Math.sqrt(squaredDistance(X, i, C, a, d));
+      if (upper[i] < m) continue;
+    }
+    scanRow(X, i, d, C, k, b);
+  }
+}
+
+/** Half the distance between every two centres (gap, k × k), and from each centre to its nearest other (half; Infinity for one centre). */
+function centreGaps(C: Float64Array, k: number, d: number, gap: Float64Array, half: Float64Array): void {
+  half.fill(Infinity);
+  for (let a = 0; a < k; a++) {
+    for (let b = a + 1; b < k; b++) {
+      const g = 0.5 * Math.sqrt(squaredDistance(C, a, C, b, d));
+      gap[a * k + b] = g;
+      gap[b * k + a] = g;
+      if (g < half[a]) half[a] = g;
+      if (g < half[b]) half[b] = g;
+    }
+  }
 }
 
 function sseOf(X: Float64Array, n: number, d: number, C: Float64Array, labels: Int32Array): number {
