@@ -16,7 +16,7 @@
  */
 import type { Algorithm } from "./contract.js";
 import { EXHAUSTIVE_MAX_CLASSES } from "./multiclass/code-matrix.js";
-import { AGNES_MAX_ROWS } from "./cluster/limits.js";
+import { AGNES_MAX_ROWS, KMEDOIDS_MAX_ROWS } from "./cluster/limits.js";
 
 export const BYTES_PER_VALUE = 8;
 const MB = 1 << 20;
@@ -179,7 +179,7 @@ const baseline: FamilyEstimate = (_algorithm, _params, shape) => [{ path: "featu
 
 /**
  * Clustering: every method keeps a row-major copy of the rows and their labels; then
- * k-means-like methods k × d centres (and k-means++'s candidate potentials, 2 + ln k rows each),
+ * kmedoids its n × n distance matrix, k-means-like methods k × d centres (and k-means++'s candidate potentials, 2 + ln k rows each),
  * gmm n × k responsibilities and k d × d covariances and factors, agnes its condensed n × n
  * distance matrix (single linkage excepted: Prim's tree needs O(n)), dbscan O(n) buffers.
  */
@@ -188,7 +188,11 @@ const cluster: FamilyEstimate = (algorithm, params, shape) => {
   const k = Math.min(num(params, "n_clusters", num(params, "n_components", 8)), Math.max(1, n));
   const terms: MemoryTerm[] = [{ path: "features", bytes: values(2 * n * p + 4 * n), what: `the training rows as a row-major copy, labels and distances (${n} rows × ${p} features)` }];
   const name = algorithm.name;
-  if (name === "kmeans" || name === "bisecting_kmeans" || name === "kmedoids") {
+  if (name === "kmedoids") {
+    // Beyond the row limit the fit refuses before allocating.
+    const m = Math.min(n, KMEDOIDS_MAX_ROWS);
+    terms.push({ path: "features", bytes: values(m * m + 4 * n), what: `the full distance matrix of ${m.toLocaleString("en")} rows (PAM)` });
+  } else if (name === "kmeans" || name === "bisecting_kmeans") {
     terms.push({ path: "params.n_clusters", bytes: values(4 * k * p + (2 + Math.log(k)) * n), what: `${k} centres and the k-means++ candidates' distances` });
   } else if (name === "gmm") {
     terms.push({ path: "params.n_components", bytes: values(3 * n * k + 4 * k * p * p), what: `responsibilities (${n} rows × ${k} components) and ${k} covariance matrices with their factors` });

@@ -5,5 +5,6 @@ import { bisectingKmeans } from "./bisecting-kmeans.js";
 import { dbscan } from "./dbscan.js";
 import { gmm } from "./gmm.js";
 import { kmeans } from "./kmeans.js";
+import { kmedoids } from "./kmedoids.js";
 
-export const clusterAlgorithms: readonly Algorithm[] = [kmeans, bisectingKmeans, gmm, agnes, dbscan];
+export const clusterAlgorithms: readonly Algorithm[] = [kmeans, bisectingKmeans, kmedoids, gmm, agnes, dbscan];
