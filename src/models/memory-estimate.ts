@@ -17,6 +17,7 @@
 import type { Algorithm } from "./contract.js";
 import { EXHAUSTIVE_MAX_CLASSES } from "./multiclass/code-matrix.js";
 import { AGNES_MAX_ROWS, KMEDOIDS_MAX_ROWS } from "./cluster/limits.js";
+import { ELKAN_MAX_BOUNDS } from "./cluster/kmeans-engine.js";
 
 export const BYTES_PER_VALUE = 8;
 const MB = 1 << 20;
@@ -193,7 +194,8 @@ const cluster: FamilyEstimate = (algorithm, params, shape) => {
     const m = Math.min(n, KMEDOIDS_MAX_ROWS);
     terms.push({ path: "features", bytes: values(m * m + 4 * n), what: `the full distance matrix of ${m.toLocaleString("en")} rows (PAM)` });
   } else if (name === "kmeans" || name === "bisecting_kmeans") {
-    terms.push({ path: "params.n_clusters", bytes: values(4 * k * p + (2 + Math.log(k)) * n), what: `${k} centres and the k-means++ candidates' distances` });
+    const bounds = Math.min(n * (name === "kmeans" ? k : 2), ELKAN_MAX_BOUNDS);
+    terms.push({ path: "params.n_clusters", bytes: values(4 * k * p + (4 + Math.log(k)) * n + bounds), what: `${k} centres, Elkan's distance bounds and the k-means++ candidates' distances` });
   } else if (name === "gmm") {
     terms.push({ path: "params.n_components", bytes: values(3 * n * k + 4 * k * p * p), what: `responsibilities (${n} rows × ${k} components) and ${k} covariance matrices with their factors` });
   } else if (name === "agnes") {

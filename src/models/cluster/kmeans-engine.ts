@@ -1,6 +1,6 @@
 /**
  * Lloyd's k-means on a row-major matrix (n × d), as scikit-learn's `_kmeans_single_lloyd`
- * runs it (with Hamerly's bounds to skip distances that cannot change an assignment), so that
+ * runs it (with Elkan's or Hamerly's bounds to skip distances that cannot change an assignment), so that
  * the same initial centres give the same centres:
  *
  *   repeat: assign every row to its nearest centre (squared Euclidean; a tie goes to the
@@ -147,7 +147,12 @@ export interface LloydOptions {
   /** Absolute tolerance on the summed squared centre shift (see absoluteTolerance). */
   readonly tol: number;
   readonly signal?: AbortFlag;
+  /** Which bounds skip distances (the assignments are Lloyd's either way); default: Elkan's while n·k ≤ ELKAN_MAX_BOUNDS, else Hamerly's. */
+  readonly bounds?: "elkan" | "hamerly";
 }
+
+/** Elkan keeps n × k lower bounds: up to 2²⁴ of them (128 MB); beyond, Hamerly's n suffice. */
+export const ELKAN_MAX_BOUNDS = 1 << 24;
 
 /**
  * Lloyd's iterations with Hamerly's bounds, which give the same assignments while skipping most
@@ -174,10 +179,12 @@ export function lloyd(X: Float64Array, n: number, d: number, init: Float64Array,
     return dist;
   };
   const gap = new Float64Array(k * k);
-  const bounds: Bounds = { labels, upper, lower, gap, half };
+  const elkan = (options.bounds ?? (n * k <= ELKAN_MAX_BOUNDS ? "elkan" : "hamerly")) === "elkan";
+  const bounds: Bounds = { labels, upper, lower: elkan ? new Float64Array(n * k) : lower, gap, half };
   const assignPass = (all: boolean) => {
     centreGaps(C, k, d, gap, half);
-    boundedPass(X, n, d, C, k, bounds, all);
+    if (elkan) elkanPass(X, n, d, C, k, bounds, all);
+    else boundedPass(X, n, d, C, k, bounds, all);
   };
   let strict = false;
   let it = 0;
@@ -199,9 +206,17 @@ export function lloyd(X: Float64Array, n: number, d: number, init: Float64Array,
       } else if (move[c] > max2) max2 = move[c];
     }
     [C, next] = [next, C];
-    for (let i = 0; i < n; i++) {
-      upper[i] += move[labels[i]];
-      lower[i] -= labels[i] === arg ? max2 : max1;
+    if (elkan) {
+      const L = bounds.lower;
+      for (let i = 0; i < n; i++) {
+        upper[i] += move[labels[i]];
+        for (let c = 0; c < k; c++) L[i * k + c] = Math.max(0, L[i * k + c] - move[c]);
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        upper[i] += move[labels[i]];
+        lower[i] -= labels[i] === arg ? max2 : max1;
+      }
     }
     let same = true;
     for (let i = 0; i < n; i++) {
@@ -226,10 +241,11 @@ export function lloyd(X: Float64Array, n: number, d: number, init: Float64Array,
 
 const SLACK = 1 - 1e-12;
 
-/** Per-row bounds and per-centre gaps of Hamerly's method (one object, so the hot functions stay monomorphic). */
+/** Per-row bounds and per-centre gaps (one object, so the hot functions stay monomorphic). */
 interface Bounds {
   readonly labels: Int32Array;
   readonly upper: Float64Array;
+  /** Hamerly: one lower bound per row (to any other centre); Elkan: n × k, one per row and centre. */
   readonly lower: Float64Array;
   /** Half the distance between every two centres, k × k. */
   readonly gap: Float64Array;
@@ -243,18 +259,11 @@ interface Bounds {
  * skipped, and 2·gap − d(x, best) still bounds its distance from below.
  */
 function scanRow(X: Float64Array, i: number, d: number, C: Float64Array, k: number, b: Bounds): void {
-  const gap = b.gap;
   let best = 0;
-  let bestD = Math.sqrt(squaredDistance(X, i, C, 0, d));
+  let bestD = squaredDistance(X, i, C, 0, d);
   let second = Infinity;
   for (let c = 1; c < k; c++) {
-    const g = gap[best * k + c];
-    if (g >= bestD) {
-      const bound = 2 * g - bestD;
-      if (bound < second) second = bound;
-      continue;
-    }
-    const dd = Math.sqrt(squaredDistance(X, i, C, c, d));
+    const dd = squaredDistance(X, i, C, c, d);
     if (dd < bestD) {
       second = bestD;
       bestD = dd;
@@ -262,8 +271,8 @@ function scanRow(X: Float64Array, i: number, d: number, C: Float64Array, k: numb
     } else if (dd < second) second = dd;
   }
   b.labels[i] = best;
-  b.upper[i] = bestD;
-  b.lower[i] = second;
+  b.upper[i] = Math.sqrt(bestD);
+  b.lower[i] = Math.sqrt(second);
 }
 
 /** One assignment: every row (all), else only the rows whose bounds leave room for another centre. */
@@ -278,6 +287,68 @@ function boundedPass(X: Float64Array, n: number, d: number, C: Float64Array, k: 
       if (upper[i] < m) continue;
     }
     scanRow(X, i, d, C, k, b);
+  }
+}
+
+/**
+ * Elkan's assignment: each row keeps a lower bound on its distance to every centre; centre c is
+ * looked at only when the row's upper bound reaches both that bound and half the gap between its
+ * centre and c. Decisions compare squared distances, ties to the lowest index, as plain Lloyd.
+ */
+function elkanPass(X: Float64Array, n: number, d: number, C: Float64Array, k: number, b: Bounds, first: boolean): void {
+  const { labels, upper, lower: L, gap, half } = b;
+  for (let i = 0; i < n; i++) {
+    const o = i * k;
+    if (first) {
+      let a = 0;
+      let a2 = squaredDistance(X, i, C, 0, d);
+      let ua = Math.sqrt(a2);
+      L[o] = ua;
+      for (let c = 1; c < k; c++) {
+        const g = gap[a * k + c];
+        if (g >= ua) {
+          // d(x, c) ≥ 2·gap − d(x, a) ≥ d(x, a): not nearer (a tie keeps a, the lower index).
+          L[o + c] = 2 * g - ua;
+          continue;
+        }
+        const c2 = squaredDistance(X, i, C, c, d);
+        const dc = Math.sqrt(c2);
+        L[o + c] = dc;
+        if (c2 < a2) {
+          a = c;
+          a2 = c2;
+          ua = dc;
+        }
+      }
+      labels[i] = a;
+      upper[i] = ua;
+      continue;
+    }
+    let a = labels[i];
+    let ua = upper[i];
+    if (ua < half[a] * SLACK) continue;
+    let a2 = -1; // the exact squared distance to a, once computed
+    for (let c = 0; c < k; c++) {
+      if (c === a) continue;
+      const bound = Math.max(L[o + c], gap[a * k + c]) * SLACK;
+      if (ua < bound) continue;
+      if (a2 < 0) {
+        a2 = squaredDistance(X, i, C, a, d);
+        ua = Math.sqrt(a2);
+        L[o + a] = ua;
+        if (ua < bound) continue;
+      }
+      const c2 = squaredDistance(X, i, C, c, d);
+      const dc = Math.sqrt(c2);
+      L[o + c] = dc;
+      if (c2 < a2 || (c2 === a2 && c < a)) {
+        a = c;
+        a2 = c2;
+        ua = dc;
+      }
+    }
+    labels[i] = a;
+    upper[i] = ua;
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * The bounded Lloyd (Hamerly across iterations, Elkan's gap test within a scan) makes exactly
+ * The bounded Lloyd (Elkan's n × k bounds, or Hamerly's n for large n·k) makes exactly
  * the assignments of plain Lloyd: compared with a direct transcription of scikit-learn's loop
  * (full assignment every iteration) on random data, overlapping and separated, many k.
  */
@@ -45,11 +45,13 @@ test("bounded Lloyd = plain Lloyd (labels, centres, iterations) on random data, 
       const init = centresAtRows(X, d, randomRows(n, k, rng));
       const tol = absoluteTolerance(X, n, d, 1e-4);
       for (const maxIter of [1, 3, 300]) {
-        const a = lloyd(X, n, d, init, k, { maxIter, tol });
         const b = plainLloyd(X, n, d, init, k, maxIter, tol);
-        assert.deepEqual(a.labels, b.labels);
-        assert.equal(a.nIter, b.nIter);
-        a.centres.forEach((v, i) => assert.ok(Math.abs(v - b.centres[i]) <= 1e-12 * (1 + Math.abs(v))));
+        for (const bounds of ["elkan", "hamerly"] as const) {
+          const a = lloyd(X, n, d, init, k, { maxIter, tol, bounds });
+          assert.deepEqual(a.labels, b.labels, bounds);
+          assert.equal(a.nIter, b.nIter, bounds);
+          a.centres.forEach((v, i) => assert.ok(Math.abs(v - b.centres[i]) <= 1e-12 * (1 + Math.abs(v)), bounds));
+        }
       }
     }),
     { numRuns: 60, seed: 7 },
