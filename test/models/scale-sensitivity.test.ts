@@ -83,3 +83,18 @@ describe("declared sensitive: the automatic scale step takes the units away", ()
     });
   }
 });
+
+describe("clustering, declared sensitive: the automatic scale step takes the units away (training labels)", () => {
+  for (const algorithm of listAlgorithms().filter((a) => a.tasks.includes("clustering"))) {
+    test(algorithm.name, () => {
+      assert.ok(algorithm.scaleSensitive, `${algorithm.name}: distances in input units`);
+      const { X } = table("classification");
+      const labels = (frame: Frame) => {
+        const params = algorithm.params.parse(algorithm.name === "dbscan" ? { eps: 0.5 } : algorithm.name === "gmm" ? { n_components: 3 } : {});
+        const pipeline = fitPipeline(algorithm, params, [], { X: frame, target: null }, { rng: createRng(3), progress: () => {} }, { autoScale: true });
+        return algorithm.trainingLabels!(pipeline.state);
+      };
+      assert.deepEqual(labels(rescaled(X)), labels(X));
+    });
+  }
+});
