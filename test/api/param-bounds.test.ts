@@ -18,14 +18,18 @@ before(async () => {
 });
 after(() => t.close());
 
-/** A value one past the field's maximum under its top-level key, and the request path the refusal must name (record values are skipped: no single key to name). */
+/**
+ * A value one past the field's maximum under its top-level key, and the request path the refusal must name (record values are
+ * skipped: no single key to name). A nested field (`init.rows`) is sent inside its object, with that object's tags (`kind`).
+ */
 function pastMaximum(field: NumericField): { key: string; value: unknown; path: string } | null {
   if (field.max === null || field.key.includes("{}")) return null;
-  if (field.kind === "length") return { key: field.key, value: Array.from({ length: field.max + 1 }, () => 1), path: field.key };
-  if (field.key.endsWith("[]")) return { key: field.key.slice(0, -2), value: [field.max + 1], path: `${field.key.slice(0, -2)}.0` };
-  const [key, ...inner] = field.key.split(".");
-  const value = inner.reduceRight<unknown>((acc, k) => ({ [k]: acc }), field.max + 1);
-  return { key, value, path: field.key };
+  const items = field.key.endsWith("[]");
+  const base = items ? field.key.slice(0, -2) : field.key;
+  const leaf = field.kind === "length" ? Array.from({ length: field.max + 1 }, () => 1) : items ? [field.max + 1] : field.max + 1;
+  const [key, ...inner] = base.split(".");
+  const value = inner.reduceRight<unknown>((acc, k, i) => ({ ...(i === inner.length - 1 ? field.inner : {}), [k]: acc }), leaf);
+  return { key, value, path: items ? `${base}.0` : base };
 }
 
 const post = (payload: object) => t.app.inject({ method: "POST", url: "/v1/models", payload });

@@ -19,6 +19,8 @@ export interface NumericField {
   readonly description: string | undefined;
   /** Tag values of the tagged-union branch the field belongs to (`{ solver: "adam" }`), to send beside it. */
   readonly branch: Readonly<Record<string, unknown>>;
+  /** For a field inside a nested object (`init.rows`), the tags of that object's branch (`{ kind: "rows" }`), to send inside it. */
+  readonly inner: Readonly<Record<string, unknown>>;
 }
 
 function maximumOf(s: JsonSchema, field: "maximum" | "maxItems"): number | null {
@@ -36,22 +38,23 @@ function tagsOf(schema: JsonSchema): Record<string, unknown> {
   return tags;
 }
 
-function walk(s: unknown, key: string, description: string | undefined, branch: Record<string, unknown>, out: NumericField[]): void {
+function walk(s: unknown, key: string, description: string | undefined, branch: Record<string, unknown>, out: NumericField[], inner: Record<string, unknown> = {}): void {
   if (s === null || typeof s !== "object") return;
   const schema = s as JsonSchema;
   const described = (schema.description as string | undefined) ?? description;
-  for (const k of ["anyOf", "oneOf", "allOf"]) if (Array.isArray(schema[k])) for (const b of schema[k] as unknown[]) walk(b, key, described, branch, out);
-  if (schema.type === "integer" || schema.type === "number") out.push({ key, kind: schema.type, max: maximumOf(schema, "maximum"), description: described, branch });
+  for (const k of ["anyOf", "oneOf", "allOf"]) if (Array.isArray(schema[k])) for (const b of schema[k] as unknown[]) walk(b, key, described, branch, out, inner);
+  if (schema.type === "integer" || schema.type === "number") out.push({ key, kind: schema.type, max: maximumOf(schema, "maximum"), description: described, branch, inner });
   if (schema.properties) {
-    // Tags only matter at the top level (params.solver); a nested union's tag travels with its own object.
+    // Top-level tags go beside the field (params.solver); a nested union's tag travels inside its own object (params.init.kind).
     const tags = key === "" ? { ...branch, ...tagsOf(schema) } : branch;
-    for (const [name, sub] of Object.entries(schema.properties as Record<string, unknown>)) walk(sub, key ? `${key}.${name}` : name, undefined, tags, out);
+    const own = key === "" ? {} : tagsOf(schema);
+    for (const [name, sub] of Object.entries(schema.properties as Record<string, unknown>)) walk(sub, key ? `${key}.${name}` : name, undefined, tags, out, own);
   }
   if (schema.additionalProperties && typeof schema.additionalProperties === "object") walk(schema.additionalProperties, `${key}{}`, described, branch, out);
   if (schema.type === "array" && schema.items && typeof schema.items === "object") {
     const items = schema.items as JsonSchema;
-    if (items.type === "integer" || items.type === "number") out.push({ key, kind: "length", max: maximumOf(schema, "maxItems"), description: described, branch });
-    walk(items, `${key}[]`, described, branch, out);
+    if (items.type === "integer" || items.type === "number") out.push({ key, kind: "length", max: maximumOf(schema, "maxItems"), description: described, branch, inner });
+    walk(items, `${key}[]`, described, branch, out, inner);
   }
 }
 
