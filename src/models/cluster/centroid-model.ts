@@ -85,13 +85,14 @@ export function predictNearestCentre(s: CentroidState, X: Frame): Prediction {
   return { task: "clustering", labels };
 }
 
-/** Centres as { feature: value } per cluster, at most maxValues numbers in all (the rest flagged). */
+/** Cluster sizes, then centres as { feature: value } per cluster: at most maxValues numbers in all (the rest left out and flagged). */
 export function explainCentroids(s: CentroidState, maxValues: number | undefined): Record<string, unknown> {
   const d = s.features.length;
   const k = s.sizes.length;
   const budget = new ValueBudget(maxValuesOf(maxValues));
+  const sizes = budget.take(s.sizes);
   const centres: Record<string, number>[] = [];
-  let truncated = false;
+  let truncated = sizes.truncated;
   for (let c = 0; c < k; c++) {
     if (budget.remaining === 0) {
       truncated = true;
@@ -103,7 +104,7 @@ export function explainCentroids(s: CentroidState, maxValues: number | undefined
   }
   return {
     n_clusters: k,
-    sizes: Array.from(s.sizes),
+    sizes: sizes.values,
     inertia: s.inertia,
     n_iter: s.n_iter,
     centres,
