@@ -137,7 +137,7 @@ function fit(train: TrainingSet, params: GmmParams, ctx: FitContext): GmmState {
   for (let r = 0; r < starts; r++) {
     const start =
       init.kind === "rows"
-        ? startAtMeans(centresAtRows(X, d, initialRows(X, n, d, k, { kind: "rows", rows: init.rows }, ctx.rng)), k, d, params.covariance_type, init.variance)
+        ? startAtMeans(centresAtRows(X, d, initialRows(X, n, d, k, { kind: "rows", rows: init.rows }, ctx.rng, ctx.signal, "n_components")), k, d, params.covariance_type, init.variance)
         : kmeansStart(X, n, d, k, params, ctx);
     const run = runEm(X, n, d, start, params.max_iter, params.tol, params.reg_covar, resp, ctx.signal);
     if (!best || run.bound > best.bound) best = run;

@@ -57,6 +57,14 @@ test("blobs: the k-means start recovers them; probabilities sum to 1 and pick th
   }
 });
 
+test("explicit rows: one per component, training rows only; a collapsed component asks for reg_covar", () => {
+  assert.throws(() => gmm.fit({ X, target: null }, gmmParams.parse({ n_components: 2, init: { kind: "rows", rows } }), ctx()), /3 rows for 2 clusters \(n_components\)/);
+  assert.throws(() => gmm.fit({ X, target: null }, gmmParams.parse({ n_components: 1, init: { kind: "rows", rows: [30] } }), ctx()), /not a training row/);
+  // Two identical rows and no regularisation: the component on them has a singular covariance.
+  const twins = frameOf([0, 0, 0, 0, 5, 5, 6, 7, 7, 5], 5, 2);
+  assert.throws(() => gmm.fit({ X: twins, target: null }, gmmParams.parse({ n_components: 2, reg_covar: 0, init: { kind: "rows", rows: [0, 3], variance: 0.01 } }), ctx()), /reg_covar/);
+});
+
 test("a state whose covariance is not positive definite does not load", () => {
   const s = gmm.fit({ X, target: null }, gmmParams.parse({ n_components: 2 }), ctx());
   const broken = { ...s, covariances: Float64Array.from(s.covariances).fill(0) };
