@@ -1,6 +1,6 @@
 /**
  * The state, prediction and explanation shared by the centre-based clusterings
- * (kmeans, bisecting_kmeans): k centres over the training features, and the cluster
+ * (kmeans, bisecting_kmeans, kmedoids): k centres over the training features, and the cluster
  * of every training row. A new row joins its nearest centre (squared Euclidean;
  * ties: the lowest cluster index).
  */
