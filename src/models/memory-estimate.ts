@@ -16,9 +16,9 @@
  */
 import type { Algorithm } from "./contract.js";
 import { EXHAUSTIVE_MAX_CLASSES } from "./multiclass/code-matrix.js";
-import { AGNES_MAX_ROWS } from "./cluster/limits.js";
+import { AGNES_MAX_ROWS, KMEDOIDS_MAX_ROWS } from "./cluster/limits.js";
+import { ELKAN_MAX_BOUNDS } from "./cluster/kmeans-engine.js";
 import { MAX_RBF_ROWS as SEMI_MAX_RBF_ROWS } from "./semi/label-propagation.js";
-
 import { getAlgorithm } from "./registry.js";
 
 export const BYTES_PER_VALUE = 8;
@@ -182,18 +182,22 @@ const baseline: FamilyEstimate = (_algorithm, _params, shape) => [{ path: "featu
 
 /**
  * Clustering: every method keeps a row-major copy of the rows and their labels; then
- * k-means-like methods k × d centres (and k-means++'s candidate potentials, 2 + ln k rows each),
+ * kmedoids its n × n distance matrix, k-means-like methods k × d centres (and k-means++'s candidate potentials, 2 + ln k rows each),
  * gmm n × k responsibilities and k d × d covariances and factors, agnes its condensed n × n
- * distance matrix (single linkage excepted: Prim's tree needs O(n)), dbscan the neighbour
- * lists of every row (bounded by rows², as every row may see every other).
+ * distance matrix (single linkage excepted: Prim's tree needs O(n)), dbscan O(n) buffers.
  */
 const cluster: FamilyEstimate = (algorithm, params, shape) => {
   const { rows: n, features: p } = shape;
   const k = Math.min(num(params, "n_clusters", num(params, "n_components", 8)), Math.max(1, n));
   const terms: MemoryTerm[] = [{ path: "features", bytes: values(2 * n * p + 4 * n), what: `the training rows as a row-major copy, labels and distances (${n} rows × ${p} features)` }];
   const name = algorithm.name;
-  if (name === "kmeans" || name === "bisecting_kmeans" || name === "kmedoids") {
-    terms.push({ path: "params.n_clusters", bytes: values(4 * k * p + (2 + Math.log(k)) * n), what: `${k} centres and the k-means++ candidates' distances` });
+  if (name === "kmedoids") {
+    // Beyond the row limit the fit refuses before allocating.
+    const m = Math.min(n, KMEDOIDS_MAX_ROWS);
+    terms.push({ path: "features", bytes: values(m * m + 4 * n), what: `the full distance matrix of ${m.toLocaleString("en")} rows (PAM)` });
+  } else if (name === "kmeans" || name === "bisecting_kmeans") {
+    const bounds = Math.min(n * (name === "kmeans" ? k : 2), ELKAN_MAX_BOUNDS);
+    terms.push({ path: "params.n_clusters", bytes: values(4 * k * p + (4 + Math.log(k)) * n + bounds), what: `${k} centres, Elkan's distance bounds and the k-means++ candidates' distances` });
   } else if (name === "gmm") {
     terms.push({ path: "params.n_components", bytes: values(3 * n * k + 4 * k * p * p), what: `responsibilities (${n} rows × ${k} components) and ${k} covariance matrices with their factors` });
   } else if (name === "agnes") {
@@ -203,7 +207,7 @@ const cluster: FamilyEstimate = (algorithm, params, shape) => {
     if (linkage !== "single") terms.push({ path: "params.linkage", bytes: values((m * (m - 1)) / 2), what: `the condensed distance matrix of ${m.toLocaleString("en")} rows (${linkage} linkage; single linkage needs none)` });
     terms.push({ path: "features", bytes: values(8 * n), what: "the merge list and the nearest-neighbour chain" });
   } else if (name === "dbscan") {
-    terms.push({ path: "params.eps", bytes: 4 * Math.min(n * n, n * Math.max(1, num(params, "min_samples", 5)) * 64), what: "neighbour lists of every row" });
+    terms.push({ path: "features", bytes: values(n) + 4 * n, what: "one neighbourhood buffer, core flags and the search stack (neighbourhoods are queried again, not kept)" });
   }
   return terms;
 };

@@ -62,7 +62,26 @@ test("every registered algorithm declares scaleSensitive", () => {
     .filter((a) => a.scaleSensitive)
     .map((a) => a.name)
     .sort();
-  assert.deepEqual(sensitive, ["agnes", "bisecting_kmeans", "elastic_net", "kmeans", "label_propagation", "label_spreading", "lasso", "logistic_regression", "mlp", "perceptron", "ridge", "softmax_regression", "svm", "svr"]);
+  assert.deepEqual(sensitive, [
+    "agnes",
+    "bisecting_kmeans",
+    "dbscan",
+    "elastic_net",
+    "gmm",
+    "kmeans",
+    "kmedoids",
+    "label_propagation",
+    "label_spreading",
+    "lasso",
+    "logistic_regression",
+    "mlp",
+    "perceptron",
+    "ridge",
+    "self_training",
+    "softmax_regression",
+    "svm",
+    "svr",
+  ]);
 });
 
 describe("declared insensitive: the same predictions in other units", () => {
@@ -86,6 +105,21 @@ describe("declared sensitive: the automatic scale step takes the units away", ()
       const raw = fitPredict(algorithm, data, true);
       const other = fitPredict(algorithm, { X: rescaled(data.X), target: data.target }, true);
       assertSamePredictions(raw, other, algorithm.name);
+    });
+  }
+});
+
+describe("clustering, declared sensitive: the automatic scale step takes the units away (training labels)", () => {
+  for (const algorithm of listAlgorithms().filter((a) => a.tasks.includes("clustering"))) {
+    test(algorithm.name, () => {
+      assert.ok(algorithm.scaleSensitive, `${algorithm.name}: distances in input units`);
+      const { X } = table("classification");
+      const labels = (frame: Frame) => {
+        const params = algorithm.params.parse(algorithm.name === "dbscan" ? { eps: 0.5 } : algorithm.name === "gmm" ? { n_components: 3 } : {});
+        const pipeline = fitPipeline(algorithm, params, [], { X: frame, target: null }, { rng: createRng(3), progress: () => {} }, { autoScale: true });
+        return algorithm.trainingLabels!(pipeline.state);
+      };
+      assert.deepEqual(labels(rescaled(X)), labels(X));
     });
   }
 });

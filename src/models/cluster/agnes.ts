@@ -12,7 +12,7 @@
 import { z } from "zod";
 import { UnusableInputError, type Algorithm, type FitContext, type TrainingSet } from "../contract.js";
 import { numericFeatureNames, rowMajor } from "../design-matrix.js";
-import { maxValuesOf } from "../explain-bounds.js";
+import { maxValuesOf, ValueBudget } from "../explain-bounds.js";
 import { checkLength, checkUnique, f64, i32, structural } from "../state-schemas.js";
 import { AGNES_MAX_ROWS } from "./limits.js";
 import { clustersAtThreshold, cutTree, linkage } from "./linkage.js";
@@ -80,15 +80,20 @@ function fit(train: TrainingSet, params: AgnesParams, ctx: FitContext): AgnesSta
 /** The merge list from the top of the dendrogram down: the last merges are the ones a cut chooses between. */
 function explain(s: AgnesState, maxValues: number | undefined): Record<string, unknown> {
   const m = s.a.length;
-  const listed = Math.min(m, Math.max(1, Math.floor(maxValuesOf(maxValues) / 4)));
+  const budget = new ValueBudget(maxValuesOf(maxValues));
+  const counts = new Int32Array(s.n_clusters);
+  for (const l of s.labels) counts[l]++;
+  // Sizes first (up to half the allowance), then the merges with what is left, four numbers each.
+  const sizes = new ValueBudget(Math.ceil(budget.remaining / 2)).take(counts);
+  budget.spend(sizes.values.length);
+  const listed = Math.min(m, Math.max(1, Math.floor(budget.remaining / 4)));
   const from = m - listed;
   const merges = Array.from({ length: listed }, (_, i) => [s.a[from + i], s.b[from + i], s.height[from + i], s.size[from + i]]);
-  const sizes = new Array<number>(s.n_clusters).fill(0);
-  for (const l of s.labels) sizes[l]++;
   return {
     n_clusters: s.n_clusters,
     n_leaves: s.labels.length,
-    sizes,
+    sizes: sizes.values,
+    ...(sizes.truncated ? { sizes_truncated: true } : {}),
     /** [a, b, height, size] per merge, scipy's linkage-matrix rows; merge i creates cluster n_leaves + i. */
     merges,
     first_merge_listed: from,

@@ -2,6 +2,9 @@
 import type { Algorithm } from "../contract.js";
 import { agnes } from "./agnes.js";
 import { bisectingKmeans } from "./bisecting-kmeans.js";
+import { dbscan } from "./dbscan.js";
+import { gmm } from "./gmm.js";
 import { kmeans } from "./kmeans.js";
+import { kmedoids } from "./kmedoids.js";
 
-export const clusterAlgorithms: readonly Algorithm[] = [kmeans, bisectingKmeans, agnes];
+export const clusterAlgorithms: readonly Algorithm[] = [kmeans, bisectingKmeans, kmedoids, gmm, agnes, dbscan];

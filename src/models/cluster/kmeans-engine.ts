@@ -1,6 +1,7 @@
 /**
  * Lloyd's k-means on a row-major matrix (n × d), as scikit-learn's `_kmeans_single_lloyd`
- * runs it, so that the same initial centres give the same centres:
+ * runs it (with Elkan's or Hamerly's bounds to skip distances that cannot change an assignment), so that
+ * the same initial centres give the same centres:
  *
  *   repeat: assign every row to its nearest centre (squared Euclidean; a tie goes to the
  *   lowest centre index) → each centre becomes the mean of its rows → stop when no label
@@ -28,19 +29,18 @@ export interface LloydResult {
 /** scikit-learn's absolute tolerance: tol × the mean of the per-feature variances. */
 export function absoluteTolerance(X: Float64Array, n: number, d: number, tol: number): number {
   if (tol === 0 || n === 0) return 0;
+  // Row by row (the matrix is row-major): the means, then the squared deviations.
+  const mean = new Float64Array(d);
+  for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) mean[j] += X[i * d + j];
+  for (let j = 0; j < d; j++) mean[j] /= n;
   let total = 0;
-  for (let j = 0; j < d; j++) {
-    let mean = 0;
-    for (let i = 0; i < n; i++) mean += X[i * d + j];
-    mean /= n;
-    let v = 0;
-    for (let i = 0; i < n; i++) {
-      const t = X[i * d + j] - mean;
-      v += t * t;
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < d; j++) {
+      const t = X[i * d + j] - mean[j];
+      total += t * t;
     }
-    total += v / n;
   }
-  return (total / d) * tol;
+  return (total / n / d) * tol;
 }
 
 export function squaredDistance(X: Float64Array, i: number, C: Float64Array, c: number, d: number): number {
@@ -102,11 +102,11 @@ function farthestRows(dist: Float64Array, count: number): number[] {
 }
 
 /** scikit-learn's `_relocate_empty_clusters_dense`: on the sums, before they are divided. */
-function relocateEmpty(X: Float64Array, d: number, labels: Int32Array, dist: Float64Array, k: number, sums: Float64Array, counts: Float64Array): void {
+function relocateEmpty(X: Float64Array, d: number, labels: Int32Array, distances: () => Float64Array, k: number, sums: Float64Array, counts: Float64Array): void {
   const empty: number[] = [];
   for (let c = 0; c < k; c++) if (counts[c] === 0) empty.push(c);
   if (empty.length === 0) return;
-  const far = farthestRows(dist, empty.length);
+  const far = farthestRows(distances(), empty.length);
   for (let e = 0; e < far.length; e++) {
     const row = far[e];
     const old = labels[row];
@@ -122,11 +122,12 @@ function relocateEmpty(X: Float64Array, d: number, labels: Int32Array, dist: Flo
 
 /**
  * One update: the centres become the means of their rows (empty ones relocated), into next.
- * Returns the summed squared shift of the centres. `labels` and `dist` are those of `C`.
+ * Returns the summed squared shift of the centres. `labels` are those of `C`; `distances` gives
+ * each row's squared distance to its centre in C (asked only when a centre is empty).
  */
-export function updateCentres(X: Float64Array, n: number, d: number, labels: Int32Array, dist: Float64Array, C: Float64Array, k: number, next: Float64Array, counts: Float64Array): number {
+export function updateCentres(X: Float64Array, n: number, d: number, labels: Int32Array, distances: () => Float64Array, C: Float64Array, k: number, next: Float64Array, counts: Float64Array): number {
   clusterSums(X, n, d, labels, k, next, counts);
-  relocateEmpty(X, d, labels, dist, k, next, counts);
+  relocateEmpty(X, d, labels, distances, k, next, counts);
   let shift = 0;
   for (let c = 0; c < k; c++) {
     const m = counts[c];
@@ -146,22 +147,77 @@ export interface LloydOptions {
   /** Absolute tolerance on the summed squared centre shift (see absoluteTolerance). */
   readonly tol: number;
   readonly signal?: AbortFlag;
+  /** Which bounds skip distances (the assignments are Lloyd's either way); default: Elkan's while n·k ≤ ELKAN_MAX_BOUNDS, else Hamerly's. */
+  readonly bounds?: "elkan" | "hamerly";
 }
 
+/** Elkan keeps n × k lower bounds: up to 2²⁴ of them (128 MB); beyond, Hamerly's n suffice. */
+export const ELKAN_MAX_BOUNDS = 1 << 24;
+
+/**
+ * Lloyd's iterations with Hamerly's bounds, which give the same assignments while skipping most
+ * distance computations once the centres settle: each row keeps an upper bound on the distance to
+ * its centre and a lower bound on the distance to any other; after a move the bounds widen by how
+ * far the centres moved. A row is rescanned only when its upper bound reaches the larger of its
+ * lower bound and half the gap from its centre to the nearest other centre. Bounds are compared
+ * with a relative slack of 1e-12 so that rounding never keeps a row from a centre that became nearer.
+ */
 export function lloyd(X: Float64Array, n: number, d: number, init: Float64Array, k: number, options: LloydOptions): LloydResult {
   let C = Float64Array.from(init);
   let next = new Float64Array(k * d);
   const labels = new Int32Array(n);
   const old = new Int32Array(n).fill(-1);
-  const dist = new Float64Array(n);
   const counts = new Float64Array(k);
+  const upper = new Float64Array(n);
+  const lower = new Float64Array(n);
+  const half = new Float64Array(k);
+  const move = new Float64Array(k);
+  const dist = new Float64Array(n);
+  // Relocating an empty centre needs every row's exact distance to its centre; computed only then.
+  const exact = () => {
+    for (let i = 0; i < n; i++) dist[i] = squaredDistance(X, i, C, labels[i], d);
+    return dist;
+  };
+  const gap = new Float64Array(k * k);
+  const elkan = (options.bounds ?? (n * k <= ELKAN_MAX_BOUNDS ? "elkan" : "hamerly")) === "elkan";
+  const bounds: Bounds = { labels, upper, lower: elkan ? new Float64Array(n * k) : lower, gap, half };
+  const assignPass = (all: boolean) => {
+    centreGaps(C, k, d, gap, half);
+    if (elkan) elkanPass(X, n, d, C, k, bounds, all);
+    else boundedPass(X, n, d, C, k, bounds, all);
+  };
   let strict = false;
   let it = 0;
   for (; it < options.maxIter; it++) {
     throwIfAborted(options.signal);
-    assign(X, n, d, C, k, labels, dist);
-    const shift = updateCentres(X, n, d, labels, dist, C, k, next, counts);
+    assignPass(it === 0);
+    const shift = updateCentres(X, n, d, labels, exact, C, k, next, counts);
+    let max1 = 0;
+    let max2 = 0;
+    let arg = -1;
+    for (let c = 0; c < k; c++) {
+      let s2 = 0;
+      for (let j = 0; j < d; j++) s2 += (next[c * d + j] - C[c * d + j]) ** 2;
+      move[c] = Math.sqrt(s2);
+      if (move[c] > max1) {
+        max2 = max1;
+        max1 = move[c];
+        arg = c;
+      } else if (move[c] > max2) max2 = move[c];
+    }
     [C, next] = [next, C];
+    if (elkan) {
+      const L = bounds.lower;
+      for (let i = 0; i < n; i++) {
+        upper[i] += move[labels[i]];
+        for (let c = 0; c < k; c++) L[i * k + c] = Math.max(0, L[i * k + c] - move[c]);
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        upper[i] += move[labels[i]];
+        lower[i] -= labels[i] === arg ? max2 : max1;
+      }
+    }
     let same = true;
     for (let i = 0; i < n; i++) {
       if (labels[i] !== old[i]) {
@@ -178,9 +234,205 @@ export function lloyd(X: Float64Array, n: number, d: number, init: Float64Array,
   }
   // Like scikit-learn, report the iterations run (the loop's index + 1, capped at max_iter).
   const nIter = Math.min(it + 1, options.maxIter);
-  // Labels of the last assignment belong to the centres before the last update unless nothing changed.
-  const inertia = strict ? sseOf(X, n, d, C, labels) : assign(X, n, d, C, k, labels, dist);
-  return { centres: C, labels, inertia, nIter };
+  // Labels of the last assignment belong to the centres before the last update unless nothing changed: assign once more (bounded).
+  if (!strict) assignPass(false);
+  return { centres: C, labels, inertia: sseOf(X, n, d, C, labels), nIter };
+}
+
+const SLACK = 1 - 1e-12;
+
+/** Per-row bounds and per-centre gaps (one object, so the hot functions stay monomorphic). */
+interface Bounds {
+  readonly labels: Int32Array;
+  readonly upper: Float64Array;
+  /** Hamerly: one lower bound per row (to any other centre); Elkan: n × k, one per row and centre. */
+  readonly lower: Float64Array;
+  /** Half the distance between every two centres, k × k. */
+  readonly gap: Float64Array;
+  /** Half the distance from each centre to its nearest other. */
+  readonly half: Float64Array;
+}
+
+/**
+ * Row i against every centre. A centre at least twice as far from the best so far as the row
+ * is cannot be nearer (Elkan's test; on a tie the lower index, already best, stays): it is
+ * skipped, and 2·gap − d(x, best) still bounds its distance from below.
+ */
+function scanRow(X: Float64Array, i: number, d: number, C: Float64Array, k: number, b: Bounds): void {
+  let best = 0;
+  let bestD = squaredDistance(X, i, C, 0, d);
+  let second = Infinity;
+  for (let c = 1; c < k; c++) {
+    const dd = squaredDistance(X, i, C, c, d);
+    if (dd < bestD) {
+      second = bestD;
+      bestD = dd;
+      best = c;
+    } else if (dd < second) second = dd;
+  }
+  b.labels[i] = best;
+  b.upper[i] = Math.sqrt(bestD);
+  b.lower[i] = Math.sqrt(second);
+}
+
+/** One assignment: every row (all), else only the rows whose bounds leave room for another centre. */
+function boundedPass(X: Float64Array, n: number, d: number, C: Float64Array, k: number, b: Bounds, all: boolean): void {
+  const { labels, upper, lower, half } = b;
+  for (let i = 0; i < n; i++) {
+    if (!all) {
+      const a = labels[i];
+      const m = Math.max(half[a], lower[i]) * SLACK;
+      if (upper[i] < m) continue;
+      upper[i] = Math.sqrt(squaredDistance(X, i, C, a, d));
+      if (upper[i] < m) continue;
+    }
+    scanRow(X, i, d, C, k, b);
+  }
+}
+
+/**
+ * Elkan's assignment: each row keeps a lower bound on its distance to every centre; centre c is
+ * looked at only when the row's upper bound reaches both that bound and half the gap between its
+ * centre and c. Decisions compare squared distances, ties to the lowest index, as plain Lloyd.
+ */
+function elkanPass(X: Float64Array, n: number, d: number, C: Float64Array, k: number, b: Bounds, first: boolean): void {
+  const { labels, upper, lower: L, gap, half } = b;
+  // The first pass computes every distance anyway, four rows per sweep (each centre value loaded once for four rows).
+  const start = first ? firstPassByFours(X, n, d, C, k, b) : 0;
+  for (let i = start; i < n; i++) {
+    const o = i * k;
+    if (first) {
+      let a = 0;
+      let a2 = squaredDistance(X, i, C, 0, d);
+      let ua = Math.sqrt(a2);
+      L[o] = ua;
+      for (let c = 1; c < k; c++) {
+        const g = gap[a * k + c];
+        if (g >= ua) {
+          // d(x, c) ≥ 2·gap − d(x, a) ≥ d(x, a): not nearer (a tie keeps a, the lower index).
+          L[o + c] = 2 * g - ua;
+          continue;
+        }
+        const c2 = squaredDistance(X, i, C, c, d);
+        const dc = Math.sqrt(c2);
+        L[o + c] = dc;
+        if (c2 < a2) {
+          a = c;
+          a2 = c2;
+          ua = dc;
+        }
+      }
+      labels[i] = a;
+      upper[i] = ua;
+      continue;
+    }
+    let a = labels[i];
+    let ua = upper[i];
+    if (ua < half[a] * SLACK) continue;
+    let a2 = -1; // the exact squared distance to a, once computed
+    for (let c = 0; c < k; c++) {
+      if (c === a) continue;
+      const bound = Math.max(L[o + c], gap[a * k + c]) * SLACK;
+      if (ua < bound) continue;
+      if (a2 < 0) {
+        a2 = squaredDistance(X, i, C, a, d);
+        ua = Math.sqrt(a2);
+        L[o + a] = ua;
+        if (ua < bound) continue;
+      }
+      const c2 = squaredDistance(X, i, C, c, d);
+      const dc = Math.sqrt(c2);
+      L[o + c] = dc;
+      if (c2 < a2 || (c2 === a2 && c < a)) {
+        a = c;
+        a2 = c2;
+        ua = dc;
+      }
+    }
+    labels[i] = a;
+    upper[i] = ua;
+  }
+}
+
+/** Every distance of rows 0 … 4⌊n/4⌋ − 1 (exact lower bounds, labels, upper bounds); returns the first row left. */
+function firstPassByFours(X: Float64Array, n: number, d: number, C: Float64Array, k: number, b: Bounds): number {
+  const { labels, upper, lower: L } = b;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    const x1 = i * d;
+    const x2 = x1 + d;
+    const x3 = x2 + d;
+    const x4 = x3 + d;
+    let b1 = 0;
+    let b2 = 0;
+    let b3 = 0;
+    let b4 = 0;
+    let d1 = Infinity;
+    let d2 = Infinity;
+    let d3 = Infinity;
+    let d4 = Infinity;
+    for (let c = 0; c < k; c++) {
+      const o = c * d;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      let s4 = 0;
+      for (let j = 0; j < d; j++) {
+        const v = C[o + j];
+        const t1 = X[x1 + j] - v;
+        const t2 = X[x2 + j] - v;
+        const t3 = X[x3 + j] - v;
+        const t4 = X[x4 + j] - v;
+        s1 += t1 * t1;
+        s2 += t2 * t2;
+        s3 += t3 * t3;
+        s4 += t4 * t4;
+      }
+      L[i * k + c] = Math.sqrt(s1);
+      L[(i + 1) * k + c] = Math.sqrt(s2);
+      L[(i + 2) * k + c] = Math.sqrt(s3);
+      L[(i + 3) * k + c] = Math.sqrt(s4);
+      if (s1 < d1) {
+        d1 = s1;
+        b1 = c;
+      }
+      if (s2 < d2) {
+        d2 = s2;
+        b2 = c;
+      }
+      if (s3 < d3) {
+        d3 = s3;
+        b3 = c;
+      }
+      if (s4 < d4) {
+        d4 = s4;
+        b4 = c;
+      }
+    }
+    labels[i] = b1;
+    labels[i + 1] = b2;
+    labels[i + 2] = b3;
+    labels[i + 3] = b4;
+    upper[i] = Math.sqrt(d1);
+    upper[i + 1] = Math.sqrt(d2);
+    upper[i + 2] = Math.sqrt(d3);
+    upper[i + 3] = Math.sqrt(d4);
+  }
+  return i;
+}
+
+/** Half the distance between every two centres (gap, k × k), and from each centre to its nearest other (half; Infinity for one centre). */
+function centreGaps(C: Float64Array, k: number, d: number, gap: Float64Array, half: Float64Array): void {
+  half.fill(Infinity);
+  for (let a = 0; a < k; a++) {
+    for (let b = a + 1; b < k; b++) {
+      const g = 0.5 * Math.sqrt(squaredDistance(C, a, C, b, d));
+      gap[a * k + b] = g;
+      gap[b * k + a] = g;
+      if (g < half[a]) half[a] = g;
+      if (g < half[b]) half[b] = g;
+    }
+  }
 }
 
 function sseOf(X: Float64Array, n: number, d: number, C: Float64Array, labels: Int32Array): number {
@@ -206,6 +458,35 @@ export function randomRows(n: number, k: number, rng: Rng): number[] {
     perm[j] = t;
   }
   return Array.from(perm.subarray(0, k));
+}
+
+/** min(D(x)², d(x, row)²) for every row into out[off …], four rows per sweep (the candidate's values loaded once for four rows). */
+function candidateDistances(X: Float64Array, n: number, d: number, row: number, closest: Float64Array, out: Float64Array, off: number): void {
+  const o = row * d;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    const x1 = i * d;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    let s4 = 0;
+    for (let j = 0; j < d; j++) {
+      const v = X[o + j];
+      const t1 = X[x1 + j] - v;
+      const t2 = X[x1 + d + j] - v;
+      const t3 = X[x1 + 2 * d + j] - v;
+      const t4 = X[x1 + 3 * d + j] - v;
+      s1 += t1 * t1;
+      s2 += t2 * t2;
+      s3 += t3 * t3;
+      s4 += t4 * t4;
+    }
+    out[off + i] = Math.min(closest[i], s1);
+    out[off + i + 1] = Math.min(closest[i + 1], s2);
+    out[off + i + 2] = Math.min(closest[i + 2], s3);
+    out[off + i + 3] = Math.min(closest[i + 3], s4);
+  }
+  for (; i < n; i++) out[off + i] = Math.min(closest[i], squaredDistance(X, i, X, row, d));
 }
 
 /**
@@ -239,13 +520,11 @@ export function kmeansPlusPlus(X: Float64Array, n: number, d: number, k: number,
         else hi = mid;
       }
       const row = Math.min(lo, n - 1);
-      let p = 0;
       const off = t * n;
-      for (let i = 0; i < n; i++) {
-        const v = Math.min(closest[i], squaredDistance(X, i, X, row, d));
-        cand[off + i] = v;
-        p += v;
-      }
+      candidateDistances(X, n, d, row, closest, cand, off);
+      // Summed in row order, as before the four-row sweep: the same potential to the last bit.
+      let p = 0;
+      for (let i = 0; i < n; i++) p += cand[off + i];
       if (p < bestPot) {
         bestPot = p;
         best = t;

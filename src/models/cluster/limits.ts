@@ -4,3 +4,6 @@
  * data beside it). Single linkage (Prim's minimum spanning tree, O(n) memory) has no such limit.
  */
 export const AGNES_MAX_ROWS = 20_000;
+
+/** Rows kmedoids (PAM) accepts: it keeps the full n × n distance matrix, 800 MB at 10,000 rows. */
+export const KMEDOIDS_MAX_ROWS = 10_000;

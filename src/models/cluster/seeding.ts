@@ -4,9 +4,9 @@ import { UnusableInputError, type AbortFlag } from "../contract.js";
 import { centresAtRows, kmeansPlusPlus, randomRows } from "./kmeans-engine.js";
 import type { KmeansInit } from "./params.js";
 
-export function initialRows(X: Float64Array, n: number, d: number, k: number, init: KmeansInit, rng: Rng, signal?: AbortFlag): number[] {
+export function initialRows(X: Float64Array, n: number, d: number, k: number, init: KmeansInit, rng: Rng, signal?: AbortFlag, count = "n_clusters"): number[] {
   if (init.kind === "rows") {
-    if (init.rows.length !== k) throw new UnusableInputError(`init names ${init.rows.length} rows for ${k} clusters (n_clusters); give one row per cluster`);
+    if (init.rows.length !== k) throw new UnusableInputError(`init names ${init.rows.length} rows for ${k} clusters (${count}); give one row per cluster`);
     const bad = init.rows.find((r) => r >= n);
     if (bad !== undefined) throw new UnusableInputError(`init row ${bad} is not a training row (there are ${n}, numbered from 0)`);
     return [...init.rows];

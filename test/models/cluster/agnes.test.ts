@@ -78,11 +78,20 @@ test("distance_threshold cuts where scikit-learn does; explain lists the top mer
   const above = Array.from(s.height).filter((h) => h >= 0.25).length;
   assert.equal(s.n_clusters, above + 1);
   assert.equal(partition(s.labels).length, above + 1);
-  const e = agnes.explain!(s, { maxValues: 20 }) as { merges: number[][]; merges_truncated?: boolean; first_merge_listed: number };
-  assert.equal(e.merges.length, 5);
-  assert.equal(e.first_merge_listed, 24);
-  assert.deepEqual(e.merges[4], [s.a[28], s.b[28], s.height[28], 30]);
+  type Explained = { sizes: number[]; sizes_truncated?: boolean; merges: number[][]; merges_truncated?: boolean; first_merge_listed: number };
+  const e = agnes.explain!(s, { maxValues: 20 }) as Explained;
+  assert.deepEqual(e.sizes.length, Math.min(s.n_clusters, 10));
+  const listed = Math.floor((20 - e.sizes.length) / 4);
+  assert.equal(e.merges.length, listed);
+  assert.equal(e.first_merge_listed, 29 - listed);
+  assert.deepEqual(e.merges[listed - 1], [s.a[28], s.b[28], s.height[28], 30]);
   assert.equal(e.merges_truncated, true);
+  // Every row its own cluster: the sizes are cut too, and the whole stays within max_values.
+  const all = agnes.fit({ X, target: null }, agnesParams.parse({ linkage: "single", cut: { kind: "distance_threshold", distance_threshold: 0 } }), ctx());
+  assert.equal(all.n_clusters, 30);
+  const few = agnes.explain!(all, { maxValues: 12 }) as Explained;
+  assert.equal(few.sizes_truncated, true);
+  assert.ok(few.sizes.length + 4 * few.merges.length <= 12);
 });
 
 test("transductive: predict refuses; the state round-trips; the matrix path has a row limit", () => {

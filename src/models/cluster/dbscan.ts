@@ -1,0 +1,172 @@
+/**
+ * `dbscan` (seed 002: 密度聚类): a row with at least min_samples rows within eps (itself
+ * included) is a core object; clusters are the rows density-reachable from core objects;
+ * the rest is noise (−1). Exactly scikit-learn's procedure (`dbscan_inner`): core rows are
+ * visited in increasing row order, each unlabelled one starts a new cluster that a
+ * depth-first search grows through core rows. So clusters are numbered by their lowest
+ * core row, and a border row reachable from two clusters joins the one with the lower
+ * number — on watermelon 4.0, row 7 joins the cluster of row 3, as in scikit-learn (the
+ * book puts it with rows 6 and 8).
+ *
+ * A new row joins the cluster of its nearest core object within eps (ties: the lowest core
+ * row), else it is noise: "within eps of a core sample", the only rule that needs no refit.
+ */
+import { z } from "zod";
+import { selectColumns, type Frame } from "../../data/frame.js";
+import { UnusableInputError, throwIfAborted, type Algorithm, type FitContext, type Prediction, type TrainingSet } from "../contract.js";
+import { numericFeatureNames, rowMajor } from "../design-matrix.js";
+import { maxValuesOf, ValueBudget } from "../explain-bounds.js";
+import { checkFinite, checkLength, checkUnique, f64, i32, structural } from "../state-schemas.js";
+import { MAX_ROW_ID } from "./params.js";
+import { bruteForceRadius } from "./radius.js";
+
+export const dbscanParams = z
+  .object({
+    eps: z.number().positive().default(0.5).describe("Neighbourhood radius (Euclidean, inclusive)."),
+    min_samples: z
+      .int()
+      .min(1)
+      .max(MAX_ROW_ID)
+      .default(5)
+      .describe("Rows within eps (the row itself included) that make a row a core object. Above the training rows nothing is core and every row is noise."),
+  })
+  .strict();
+export type DbscanParams = z.infer<typeof dbscanParams>;
+
+export const dbscanState = z
+  .object({
+    features: z.array(z.string()).min(1),
+    eps: z.number().positive(),
+    min_samples: z.int().min(1),
+    /** Training rows that are core objects, increasing. */
+    core_rows: i32,
+    /** Their features, core × features (what predict searches). */
+    core_points: f64,
+    labels: i32,
+    n_clusters: z.int().min(0),
+  })
+  .strict()
+  .superRefine(
+    structural((s, report) => {
+      if (!checkUnique(s.features, "feature", report, ["features"])) return;
+      const n = s.labels.length;
+      if (!checkLength(s.core_points, s.core_rows.length * s.features.length, "core_points", report, `${s.core_rows.length} core rows × ${s.features.length} features`) || !checkFinite(s.core_points, "core_points", report)) return;
+      const badCore = s.core_rows.findIndex((r, i) => r < 0 || r >= n || (i > 0 && r <= s.core_rows[i - 1]) || s.labels[r] < 0);
+      if (badCore >= 0) return report(`core_rows[${badCore}] is not an increasing, clustered training row`, ["core_rows", badCore]);
+      const bad = s.labels.findIndex((l) => l < -1 || l >= s.n_clusters);
+      if (bad >= 0) report(`labels[${bad}] is ${s.labels[bad]}, not noise (−1) or a cluster of ${s.n_clusters}`, ["labels", bad]);
+    }),
+  );
+export type DbscanState = z.infer<typeof dbscanState>;
+
+/** Core flags and labels of scikit-learn's DBSCAN on a row-major matrix. */
+export function dbscanLabels(X: Float64Array, n: number, d: number, eps: number, minSamples: number, signal?: FitContext["signal"]): { core: Uint8Array; labels: Int32Array<ArrayBuffer>; clusters: number } {
+  const index = bruteForceRadius(X, n, d, eps);
+  const buf = new Int32Array(n);
+  const core = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    if ((i & 255) === 0) throwIfAborted(signal);
+    if (index.query(X.subarray(i * d, i * d + d), buf) >= minSamples) core[i] = 1;
+  }
+  // Neighbourhoods are queried again while growing instead of kept: O(n) memory; each core row is expanded once.
+  const labels = new Int32Array(n).fill(-1);
+  const stack: number[] = [];
+  let cluster = 0;
+  for (let start = 0; start < n; start++) {
+    if (labels[start] !== -1 || !core[start]) continue;
+    throwIfAborted(signal);
+    let i = start;
+    for (;;) {
+      if (labels[i] === -1) {
+        labels[i] = cluster;
+        if (core[i]) {
+          const count = index.query(X.subarray(i * d, i * d + d), buf);
+          for (let t = 0; t < count; t++) if (labels[buf[t]] === -1) stack.push(buf[t]);
+        }
+      }
+      if (stack.length === 0) break;
+      i = stack.pop()!;
+    }
+    cluster++;
+  }
+  return { core, labels, clusters: cluster };
+}
+
+function fit(train: TrainingSet, params: DbscanParams, ctx: FitContext): DbscanState {
+  if (train.target) throw new UnusableInputError("dbscan is unsupervised: train it without a target");
+  const features = numericFeatureNames(train.X);
+  const d = features.length;
+  const n = train.X.rowCount;
+  const X = rowMajor(train.X);
+  const { core, labels, clusters } = dbscanLabels(X, n, d, params.eps, params.min_samples, ctx.signal);
+  const coreRows: number[] = [];
+  for (let i = 0; i < n; i++) if (core[i]) coreRows.push(i);
+  const corePoints = new Float64Array(coreRows.length * d);
+  coreRows.forEach((r, c) => corePoints.set(X.subarray(r * d, r * d + d), c * d));
+  ctx.progress(1);
+  return { features, eps: params.eps, min_samples: params.min_samples, core_rows: Int32Array.from(coreRows), core_points: corePoints, labels, n_clusters: clusters };
+}
+
+function predict(s: DbscanState, X: Frame): Prediction {
+  const d = s.features.length;
+  const M = rowMajor(selectColumns(X, s.features));
+  const n = X.rowCount;
+  const m = s.core_rows.length;
+  const eps2 = s.eps * s.eps;
+  const labels = new Int32Array(n).fill(-1);
+  for (let i = 0; i < n; i++) {
+    let best = -1;
+    let bestD = eps2;
+    for (let c = 0; c < m; c++) {
+      let dd = 0;
+      for (let j = 0; j < d && dd <= bestD; j++) {
+        const t = M[i * d + j] - s.core_points[c * d + j];
+        dd += t * t;
+      }
+      if (dd < bestD || (best < 0 && dd <= bestD)) {
+        bestD = dd;
+        best = c;
+      }
+    }
+    if (best >= 0) labels[i] = s.labels[s.core_rows[best]];
+  }
+  return { task: "clustering", labels };
+}
+
+function explain(s: DbscanState, maxValues: number | undefined): Record<string, unknown> {
+  const budget = new ValueBudget(maxValuesOf(maxValues));
+  const sizes = new Int32Array(s.n_clusters);
+  let noise = 0;
+  for (const l of s.labels) {
+    if (l < 0) noise++;
+    else sizes[l]++;
+  }
+  const listedSizes = budget.take(sizes);
+  const core = budget.take(s.core_rows);
+  return {
+    n_clusters: s.n_clusters,
+    noise_count: noise,
+    eps: s.eps,
+    min_samples: s.min_samples,
+    sizes: listedSizes.values,
+    n_core_samples: s.core_rows.length,
+    /** 0-based training rows. */
+    core_sample_ids: core.values,
+    ...(listedSizes.truncated || core.truncated ? { truncated: true } : {}),
+  };
+}
+
+export const dbscan: Algorithm<DbscanParams, DbscanState> = {
+  name: "dbscan",
+  family: "cluster",
+  tasks: ["clustering"],
+  description: "DBSCAN density clustering (eps, min_samples counting the row itself; noise −1); a new row joins the cluster of its nearest core object within eps, else noise.",
+  params: dbscanParams,
+  state: dbscanState,
+  accepts: { categorical: false, missing: false, weights: false },
+  scaleSensitive: true,
+  fit,
+  predict,
+  trainingLabels: (s) => s.labels,
+  explain: (s, options) => explain(s, options?.maxValues),
+};
