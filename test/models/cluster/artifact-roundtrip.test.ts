@@ -23,10 +23,8 @@ const rows = [{ x1: 1, x2: 0.5, g: "u" }, { x1: null, x2: 3 }, { g: "never seen"
 const PARAMS: Record<string, Record<string, unknown>> = { gmm: { n_components: 3 }, agnes: { cut: { kind: "n_clusters", n_clusters: 3 } }, dbscan: { eps: 0.9, min_samples: 3 } };
 
 for (const algorithm of listAlgorithms().filter((a) => a.tasks.includes("clustering"))) {
-  // loadArtifact's checkPredicts runs one row through predict, which a transductive method refuses: src/training/artifact.ts
-  // has to skip that probe for them (the lead's side of issue 13). Until then the transductive case runs as a todo.
-  const todo = algorithm.transductive ? "artifact.ts checkPredicts calls predict, which transductive methods refuse" : undefined;
-  test(`${algorithm.name}: serialize → load → same state, training labels and predictions`, { todo }, () => {
+  // A transductive method (agnes) has no predictions to compare: its artifact is checked by its steps and training labels.
+  test(`${algorithm.name}: serialize → load → same state, training labels and predictions`, () => {
     const params = algorithm.params.parse(PARAMS[algorithm.name] ?? {}) as Record<string, unknown>;
     const pipeline = fitPipeline(algorithm, params, [], { X, target: null }, { rng: createRng(5), progress: () => {} });
     const model: FittedModel = { algorithm, params, task: "clustering", features: frameSchema(X), target: null, classes: null, positiveClass: null, classCounts: null, pipeline, trainedAt: "2026-01-01T00:00:00Z" };
