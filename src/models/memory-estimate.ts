@@ -176,7 +176,33 @@ const neural: FamilyEstimate = (_algorithm, params, shape) => {
 
 const baseline: FamilyEstimate = (_algorithm, _params, shape) => [{ path: "features", bytes: values(shape.rows * Math.max(1, shape.classes)), what: "per-row predictions" }];
 
-const FAMILIES: Readonly<Record<string, FamilyEstimate>> = { tree, svm, linear, neural, baseline };
+/**
+ * Bayesian classifiers: the coded copy of the table (a level or bin per cell), per-row
+ * class scores, and the count tables. Naive Bayes keeps class × level counts (and, for
+ * KDE, every numeric value); the one-dependence models (spode, aode, tan) count every
+ * ordered attribute pair jointly with the class, Σ_{i≠j} K·L_i·L_j, with a numeric
+ * attribute's L its n_bins — spode's cross-validation holds two more such tables.
+ */
+const bayes: FamilyEstimate = (algorithm, params, shape) => {
+  const { rows: n, features: p } = shape;
+  const k = Math.max(1, shape.classes);
+  const bins = num(params, "n_bins", 5);
+  const numeric = p - shape.levels.length;
+  const levels = [...shape.levels, ...Array.from({ length: Math.max(0, numeric) }, () => bins)];
+  const sumL = levels.reduce((a, b) => a + b, 0);
+  const terms: MemoryTerm[] = [{ path: "features", bytes: values(n * p + 2 * n * k), what: `the coded table and per-row class scores (${n} rows × ${p} features)` }];
+  if (algorithm.name === "naive_bayes") {
+    terms.push({ path: "features", bytes: values(k * sumL + (option(params, "numeric") === "kde" ? 2 * n * p : 0)), what: "class × level counts (and the KDE samples)" });
+    return terms;
+  }
+  const sumSq = levels.reduce((a, b) => a + b * b, 0);
+  const pairs = k * (sumL * sumL - sumSq);
+  const tables = algorithm.name === "spode" && params.super_parent == null ? 3 : 1;
+  terms.push({ path: numeric > 0 ? "params.n_bins" : "features", bytes: values(tables * pairs), what: `${tables} table(s) of ${pairs.toLocaleString("en")} class × attribute-pair counts` });
+  return terms;
+};
+
+const FAMILIES: Readonly<Record<string, FamilyEstimate>> = { tree, svm, linear, neural, baseline, bayes };
 
 /** Whether this file knows the algorithm's family (a test holds every registered algorithm to it). */
 export function hasMemoryModel(algorithm: Algorithm): boolean {
