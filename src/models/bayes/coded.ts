@@ -236,3 +236,34 @@ export function checkCoded(s: CodedState, report: Check, continuousAllowed: bool
     checkCounts(s.single, "single", report)
   );
 }
+
+/** What every counting model starts from: the target, the edges, the coded training table, class and single counts. */
+export function prepare(train: TrainingSet, who: string, bins: number | null) {
+  const { y, classes, w } = classTarget(train, who);
+  const K = classes.length;
+  const cut = fitEdges(train.X, bins);
+  const coded = codeFrame({ features: cut.schema, ...cut }, train.X);
+  const class_count = countClasses(y, w, K, who);
+  const singles = countSingles(coded, cut.levels, y, w, K);
+  return { y, w, K, classes, coded, class_count, cut, ...singles };
+}
+
+/**
+ * log of the smoothed conditional estimate of each cell of a count table made of R
+ * groups of L cells: log((N + α) / (Σ_group N + α·L)); by continuity 1/L where a
+ * group has no weight and α is 0. −∞ for a zero estimate (α = 0 only).
+ */
+export function conditionalLogs(counts: Float64Array, offset: number, groups: number, L: number, alpha: number): Float64Array<ArrayBuffer> {
+  const out = new Float64Array(groups * L);
+  for (let g = 0; g < groups; g++) {
+    const base = offset + g * L;
+    let total = 0;
+    for (let v = 0; v < L; v++) total += counts[base + v];
+    const denom = total + alpha * L;
+    for (let v = 0; v < L; v++) {
+      const p = denom > 0 ? (counts[base + v] + alpha) / denom : 1 / L;
+      out[g * L + v] = p > 0 ? Math.log(p) : -Infinity;
+    }
+  }
+  return out;
+}

@@ -1,7 +1,10 @@
 /** The Bayesian classifiers, for the registry. */
 import type { Algorithm } from "../contract.js";
+import { aode } from "./aode.js";
 import { naiveBayes } from "./naive-bayes.js";
+import { spode } from "./spode.js";
+import { tan } from "./tan.js";
 
-export { naiveBayes };
+export { aode, naiveBayes, spode, tan };
 
-export const bayesAlgorithms: readonly Algorithm[] = [naiveBayes];
+export const bayesAlgorithms: readonly Algorithm[] = [naiveBayes, spode, aode, tan];

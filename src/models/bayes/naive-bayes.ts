@@ -14,7 +14,7 @@ import type { Frame } from "../../data/frame.js";
 import type { Algorithm, FitContext, Prediction, TrainingSet } from "../contract.js";
 import { throwIfAborted } from "../contract.js";
 import { ValueBudget, maxValuesOf } from "../explain-bounds.js";
-import { classTarget, codeFrame, countClasses, countSingles, fitEdges } from "./coded.js";
+import { codeFrame, conditionalLogs, prepare } from "./coded.js";
 import { fitContinuous } from "./continuous.js";
 import { naiveBayesStateSchema, type NaiveBayesState } from "./naive-bayes-state.js";
 import { alphaParam, classPriorParam, nBinsParam } from "./params.js";
@@ -45,13 +45,8 @@ export const naiveBayesParams = z
 export type NaiveBayesParams = z.infer<typeof naiveBayesParams>;
 
 function fit(train: TrainingSet, p: NaiveBayesParams, ctx: FitContext): NaiveBayesState {
-  const { y, classes, w } = classTarget(train, "naive_bayes");
-  const K = classes.length;
-  const cut = fitEdges(train.X, p.numeric === "discretize" ? p.n_bins : null);
-  const coded = codeFrame({ features: cut.schema, ...cut }, train.X);
-  const class_count = countClasses(y, w, K, "naive_bayes");
+  const { y, w, K, classes, coded, class_count, cut, single_offset, single } = prepare(train, "naive_bayes", p.numeric === "discretize" ? p.n_bins : null);
   throwIfAborted(ctx.signal);
-  const singles = countSingles(coded, cut.levels, y, w, K);
   const continuous = fitContinuous(coded, y, w, K, { variance: p.variance, varSmoothing: p.var_smoothing, kde: p.numeric === "kde" ? p.bandwidth : null });
   return {
     classes,
@@ -61,7 +56,8 @@ function fit(train: TrainingSet, p: NaiveBayesParams, ctx: FitContext): NaiveBay
     edges: cut.edges,
     alpha: p.alpha,
     class_count,
-    ...singles,
+    single_offset,
+    single,
     numeric: p.numeric,
     variance: p.variance,
     prior: resolvePrior(p.class_prior, class_count, classes, p.alpha),
@@ -106,7 +102,7 @@ function compile(s: NaiveBayesState): Compiled {
   let hasZeros = logPrior.includes(-Infinity);
   const logCond = s.features.map((f, j) => {
     if (f.type === "numeric" && s.levels[j] === 0) return null;
-    const table = Float64Array.from(conditionalTable(s, j), logOrZero);
+    const table = conditionalLogs(s.single, s.single_offset[j], K, s.levels[j], s.alpha);
     if (table.includes(-Infinity)) hasZeros = true;
     return table;
   });

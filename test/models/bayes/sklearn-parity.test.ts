@@ -43,7 +43,7 @@ describe(`naive_bayes vs GaussianNB (scikit-learn ${ref.sklearn_version})`, () =
   for (const c of ref.gaussian) {
     test(c.name, () => {
       const d = realData(c.dataset);
-      assert.deepEqual((d.train.target as { classes: string[] }).classes, c.classes);
+      assert.deepEqual((d.train.target as { classes: readonly string[] }).classes, c.classes);
       const params = naiveBayesParams.parse({ variance: "population", class_prior: "empirical", var_smoothing: c.var_smoothing });
       const s = naiveBayes.fit({ ...d.train, ...(c.weights ? { weights: Float64Array.from(c.weights) } : {}) }, params, ctx());
       close(s.mean, c.theta, 1e-9, "theta");
