@@ -181,7 +181,8 @@ const baseline: FamilyEstimate = (_algorithm, _params, shape) => [{ path: "featu
  * class scores, and the count tables. Naive Bayes keeps class × level counts (and, for
  * KDE, every numeric value); the one-dependence models (spode, aode, tan) count every
  * ordered attribute pair jointly with the class, Σ_{i≠j} K·L_i·L_j, with a numeric
- * attribute's L its n_bins — spode's cross-validation holds two more such tables.
+ * attribute's L its n_bins — spode keeps one super-parent's K·L_p·ΣL_j (twice while
+ * cross-validating, plus the folds' copies of the coded table).
  */
 const bayes: FamilyEstimate = (algorithm, params, shape) => {
   const { rows: n, features: p } = shape;
@@ -195,10 +196,16 @@ const bayes: FamilyEstimate = (algorithm, params, shape) => {
     terms.push({ path: "features", bytes: values(k * sumL + (option(params, "numeric") === "kde" ? 2 * n * p : 0)), what: "class × level counts (and the KDE samples)" });
     return terms;
   }
+  const path = numeric > 0 ? "params.n_bins" : "features";
+  if (algorithm.name === "spode") {
+    const widest = levels.reduce((a, b) => Math.max(a, b), 0);
+    const cv = params.super_parent == null;
+    terms.push({ path, bytes: values(k * widest * sumL * (cv ? 3 : 1) + (cv ? n * p : 0)), what: "one super-parent's class × attribute-pair counts (and the cross-validation folds)" });
+    return terms;
+  }
   const sumSq = levels.reduce((a, b) => a + b * b, 0);
   const pairs = k * (sumL * sumL - sumSq);
-  const tables = algorithm.name === "spode" && params.super_parent == null ? 3 : 1;
-  terms.push({ path: numeric > 0 ? "params.n_bins" : "features", bytes: values(tables * pairs), what: `${tables} table(s) of ${pairs.toLocaleString("en")} class × attribute-pair counts` });
+  terms.push({ path, bytes: values(pairs), what: `${pairs.toLocaleString("en")} class × attribute-pair counts` });
   return terms;
 };
 

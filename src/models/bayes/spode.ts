@@ -3,8 +3,9 @@
  * Laplace correction (one-dependence.ts). The super-parent is the attribute named by
  * `super_parent`, or else the one whose SPODE has the best conditional log-likelihood
  * Σ w · log P(y | x) on held-out rows of a seeded cv-fold split. The fold tables are
- * the full table minus each fold's own counts, so cross-validation costs one more
- * counting pass (O(n d²)) and O(cv · n · d² · K) to score, not cv refits per candidate.
+ * the candidate's full table minus each fold's own counts, so cross-validation costs
+ * two counting passes per candidate (O(n d²) in all) and O(n · d² · K) to score, not
+ * cv refits per candidate; only one candidate's tables are held at a time.
  */
 import { z } from "zod";
 import type { Algorithm, FitContext, TrainingSet } from "../contract.js";
@@ -31,7 +32,10 @@ function subtract(a: Float64Array, b: Float64Array): Float64Array<ArrayBuffer> {
   return Float64Array.from(a, (v, i) => v - b[i]);
 }
 
-/** Held-out conditional log-likelihood of each attribute as super-parent. */
+/**
+ * Held-out conditional log-likelihood of each attribute as super-parent. One candidate at a
+ * time, so only its K × L_p × ΣL_j blocks (and one fold's) are ever held, not all d² of them.
+ */
 function crossValidate(prep: ReturnType<typeof prepare>, alpha: number, folds: number, ctx: FitContext): Float64Array<ArrayBuffer> {
   const { coded, y, w, K } = prep;
   const levels = prep.cut.levels;
@@ -42,34 +46,36 @@ function crossValidate(prep: ReturnType<typeof prepare>, alpha: number, folds: n
     const r = ctx.rng.int(i + 1);
     [order[i], order[r]] = [order[r], order[i]];
   }
-  const all = Int32Array.from({ length: d }, (_, j) => j);
-  const full = countPairs(coded, levels, y, w, K, all, ctx);
-  const score = new Float64Array(d);
-  for (let f = 0; f < folds; f++) {
-    throwIfAborted(ctx.signal);
+  // Per fold: its rows (in table order), their codes, targets, weights, and what they add to the class and single counts.
+  const parts = Array.from({ length: folds }, (_, f) => {
     const held = order.filter((_, r) => r % folds === f).sort();
-    if (held.length === 0) continue;
     const hy = Int32Array.from(held, (i) => y[i]);
     const hw = w ? Float64Array.from(held, (i) => w[i]) : undefined;
     const heldCoded = { n: held.length, codes: coded.codes.map((c) => (c ? Int32Array.from(held, (i) => c[i]) : null)), values: coded.values };
-    const foldSingles = countSingles(heldCoded, levels, hy, hw, K);
-    const foldPairs = countPairs(heldCoded, levels, hy, hw, K, all, ctx);
-    const foldClasses = new Float64Array(K);
-    for (let r = 0; r < held.length; r++) foldClasses[hy[r]] += hw ? hw[r] : 1;
-    const model = {
-      classes: prep.classes,
-      levels,
-      alpha,
-      class_count: subtract(prep.class_count, foldClasses),
-      single_offset: prep.single_offset,
-      single: subtract(prep.single, foldSingles.single),
-      parents: all,
-      pair_offset: full.pair_offset,
-      pair: subtract(full.pair, foldPairs.pair),
-    };
-    for (let q = 0; q < d; q++) {
-      const s = oneDependenceScores(model, heldCoded, 0, Int32Array.of(q));
-      for (let r = 0; r < held.length; r++) {
+    const classes = new Float64Array(K);
+    for (let r = 0; r < held.length; r++) classes[hy[r]] += hw ? hw[r] : 1;
+    return { heldCoded, hy, hw, classes, singles: countSingles(heldCoded, levels, hy, hw, K).single };
+  });
+  const score = new Float64Array(d);
+  for (let q = 0; q < d; q++) {
+    throwIfAborted(ctx.signal);
+    const parents = Int32Array.of(q);
+    const full = countPairs(coded, levels, y, w, K, parents, ctx);
+    for (const { heldCoded, hy, hw, classes, singles } of parts) {
+      if (heldCoded.n === 0) continue;
+      const model = {
+        classes: prep.classes,
+        levels,
+        alpha,
+        class_count: subtract(prep.class_count, classes),
+        single_offset: prep.single_offset,
+        single: subtract(prep.single, singles),
+        parents,
+        pair_offset: full.pair_offset,
+        pair: subtract(full.pair, countPairs(heldCoded, levels, hy, hw, K, parents, ctx).pair),
+      };
+      const s = oneDependenceScores(model, heldCoded, 0, Int32Array.of(0));
+      for (let r = 0; r < heldCoded.n; r++) {
         let max = -Infinity;
         for (let k = 0; k < K; k++) max = Math.max(max, s[r * K + k]);
         let sum = 0;
