@@ -42,47 +42,59 @@ export function fitContinuous(
   const d = coded.values.length;
   const mean = new Float64Array(K * d);
   const variance = new Float64Array(K * d).fill(1);
-  const W = new Float64Array(K);
-  const S = new Float64Array(K);
-  const SS = new Float64Array(K);
+  // Rows grouped by class once (a counting sort), so each class's sums run in local
+  // accumulators over its own rows instead of scattering into per-class cells row by row.
+  const start = new Int32Array(K + 1);
+  for (let i = 0; i < coded.n; i++) start[y[i] + 1]++;
+  for (let k = 0; k < K; k++) start[k + 1] += start[k];
+  const rows = new Int32Array(coded.n);
+  const fill = start.slice(0, K);
+  for (let i = 0; i < coded.n; i++) rows[fill[y[i]]++] = i;
   // Pooled population variance of each continuous attribute: epsilon's reference.
   let maxVar = 0;
   const raw = new Float64Array(K * d);
-  const pooled: { mean: number; ss: number; w: number }[] = [];
+  const pooledVar = new Float64Array(d);
+  const W = new Float64Array(K);
+  const SS = new Float64Array(K);
   for (let j = 0; j < d; j++) {
     const x = coded.values[j];
-    pooled.push({ mean: 0, ss: 0, w: 0 });
     if (!x) continue;
-    W.fill(0);
-    S.fill(0);
-    SS.fill(0);
-    for (let i = 0; i < coded.n; i++) {
-      const v = x[i];
-      if (v !== v) continue;
-      const wi = w ? w[i] : 1;
-      W[y[i]] += wi;
-      S[y[i]] += wi * v;
-    }
     let totalW = 0;
     let totalS = 0;
     for (let k = 0; k < K; k++) {
-      totalW += W[k];
-      totalS += S[k];
-      mean[k * d + j] = W[k] > 0 ? S[k] / W[k] : 0;
+      let sw = 0;
+      let s = 0;
+      for (let t = start[k]; t < start[k + 1]; t++) {
+        const i = rows[t];
+        const v = x[i];
+        if (v !== v) continue;
+        const wi = w ? w[i] : 1;
+        sw += wi;
+        s += wi * v;
+      }
+      // Second pass about the mean (not Σx² − n·μ², which loses digits when |μ| ≫ σ).
+      const mu = sw > 0 ? s / sw : 0;
+      let ss = 0;
+      for (let t = start[k]; t < start[k + 1]; t++) {
+        const i = rows[t];
+        const v = x[i];
+        if (v !== v) continue;
+        const dv = v - mu;
+        ss += (w ? w[i] : 1) * dv * dv;
+      }
+      W[k] = sw;
+      SS[k] = ss;
+      mean[k * d + j] = mu;
+      totalW += sw;
+      totalS += s;
     }
     const mu = totalW > 0 ? totalS / totalW : 0;
-    // Second pass about the means (not Σx² − n·μ², which loses digits when |μ| ≫ σ).
+    // Pooled sum of squares = within-class sums + between-class term (exact, no third pass).
     let totalSS = 0;
-    for (let i = 0; i < coded.n; i++) {
-      const v = x[i];
-      if (v !== v) continue;
-      const wi = w ? w[i] : 1;
-      const dv = v - mean[y[i] * d + j];
-      SS[y[i]] += wi * dv * dv;
-      totalSS += wi * (v - mu) * (v - mu);
-    }
-    pooled[j] = { mean: mu, ss: totalSS, w: totalW };
+    for (let k = 0; k < K; k++) totalSS += SS[k] + W[k] * (mean[k * d + j] - mu) ** 2;
     if (totalW > 0) maxVar = Math.max(maxVar, totalSS / totalW);
+    const pooledDenom = opts.variance === "sample" ? totalW - 1 : totalW;
+    pooledVar[j] = pooledDenom > 0 ? totalSS / pooledDenom : 0;
     for (let k = 0; k < K; k++) {
       const denom = opts.variance === "sample" ? W[k] - 1 : W[k];
       raw[k * d + j] = W[k] > 0 ? (denom > 0 ? SS[k] / denom : 0) : NaN;
@@ -92,12 +104,9 @@ export function fitContinuous(
   const epsilon = opts.varSmoothing * (maxVar > 0 ? maxVar : 1);
   for (let j = 0; j < d; j++) {
     if (!coded.values[j]) continue;
-    const p = pooled[j];
-    const denom = opts.variance === "sample" ? p.w - 1 : p.w;
-    const pooledVar = denom > 0 ? p.ss / denom : 0;
     for (let k = 0; k < K; k++) {
       const r = raw[k * d + j];
-      variance[k * d + j] = (r === r ? r : pooledVar) + epsilon;
+      variance[k * d + j] = (r === r ? r : pooledVar[j]) + epsilon;
     }
   }
   const kde = opts.kde ? fitKde(coded, y, w, K, opts.kde, epsilon) : { kde_offset: new Int32Array(1), kde_x: new Float64Array(0), kde_w: new Float64Array(0), kde_h2: new Float64Array(0) };
