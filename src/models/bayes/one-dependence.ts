@@ -18,12 +18,11 @@
  * Σ_p Σ_{j≠p} K · L_p · L_j counts; predicting a row is O(P · d · K).
  */
 import { z } from "zod";
-import type { Frame } from "../../data/frame.js";
 import type { FitContext } from "../contract.js";
 import { throwIfAborted } from "../contract.js";
 import { f64, i32, structural } from "../state-schemas.js";
-import type { Coded, CodedState } from "./coded.js";
-import { checkCoded, checkCounts, checkOffsets, codeFrame, codedShape, conditionalLogs, MAX_TABLE_ENTRIES, offsetsOf } from "./coded.js";
+import type { Coded } from "./coded.js";
+import { checkCoded, checkCounts, checkOffsets, codedShape, conditionalLogs, MAX_TABLE_ENTRIES, offsetsOf } from "./coded.js";
 
 const shape = z
   .object({
@@ -206,8 +205,4 @@ export function oneDependenceScores(s: Model, coded: Coded, m: number, use: Int3
     }
   }
   return out;
-}
-
-export function codeRows(s: OneDependenceState | CodedState, X: Frame): Coded {
-  return codeFrame(s, X);
 }

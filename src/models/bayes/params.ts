@@ -22,7 +22,7 @@ export const nBinsParam = z
   .max(MAX_BINS)
   .default(5)
   .describe(
-    `Numeric attributes are cut into this many equal-frequency bins (edges at the training quantiles, as KBinsDiscretizer's "quantile" strategy; bins narrower than 1e-8 are merged) and then counted like categorical ones. At most ${MAX_BINS}.`,
+    `Numeric attributes are cut into this many equal-frequency bins (edges at the training quantiles, as KBinsDiscretizer's "quantile" strategy; bins narrower than 1e-8 are merged; the edges come from the rows whatever their weights) and then counted like categorical ones. At most ${MAX_BINS}.`,
   );
 
 /**
