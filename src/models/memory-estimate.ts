@@ -192,6 +192,14 @@ const bayes: FamilyEstimate = (algorithm, params, shape) => {
   const levels = [...shape.levels, ...Array.from({ length: Math.max(0, numeric) }, () => bins)];
   const sumL = levels.reduce((a, b) => a + b, 0);
   const terms: MemoryTerm[] = [{ path: "features", bytes: values(n * p + 2 * n * k), what: `the coded table and per-row class scores (${n} rows × ${p} features)` }];
+  if (algorithm.name === "bayes_net") {
+    // Every variable's table is capped at MAX_FAMILY_TABLE entries; hill climbing caches one score per family tried.
+    const parents = num(params, "max_parents", 2);
+    const widest = levels.reduce((a, b) => Math.max(a, b), k);
+    const table = Math.min(2 ** 20, widest ** (parents + 1));
+    terms.push({ path: "params.max_parents", bytes: values(2 * (p + 1) * table), what: `conditional probability tables of ${p + 1} variables (up to ${table.toLocaleString("en")} entries each) and their expected counts` });
+    return terms;
+  }
   if (algorithm.name === "naive_bayes") {
     terms.push({ path: "features", bytes: values(k * sumL + (option(params, "numeric") === "kde" ? 2 * n * p : 0)), what: "class × level counts (and the KDE samples)" });
     return terms;
