@@ -288,7 +288,11 @@ export function classScores(s: BayesNetState, observed: Int32Array, scores: Floa
   observed[C] = -1;
   const factors = net.parents.map((pa, v) => cptFactor(v, Int32Array.from(pa), s.cpt, net.offset[v], net.card, observed));
   const f = eliminate(factors, [C], net.card);
-  for (let k = 0; k < K; k++) scores[o + k] = Math.log(f.values[k]);
+  let total = 0;
+  for (let k = 0; k < K; k++) total += f.values[k];
+  // Elimination multiplies probabilities without rescaling: in a very wide net every class can
+  // underflow to 0, and the row then gets uniform probabilities rather than NaN.
+  for (let k = 0; k < K; k++) scores[o + k] = total > 0 && f.values[k] > 0 ? Math.log(f.values[k]) : total > 0 ? -745 : 0;
 }
 
 function predict(s: BayesNetState, X: Frame): Prediction {

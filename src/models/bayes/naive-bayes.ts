@@ -193,7 +193,7 @@ function explain(s: NaiveBayesState, options?: { maxValues?: number }) {
   const budget = new ValueBudget(maxValuesOf(options?.maxValues));
   const K = s.classes.length;
   const d = s.features.length;
-  const byClass = (get: (k: number) => number) => Object.fromEntries(s.classes.map((cl, k) => [cl, get(k)]));
+  const byClass = <T>(get: (k: number) => T): Record<string, T> => Object.fromEntries(s.classes.map((cl, k) => [cl, get(k)]));
   budget.spend(2 * K);
   const attributes: unknown[] = [];
   let truncated = false;
@@ -213,7 +213,7 @@ function explain(s: NaiveBayesState, options?: { maxValues?: number }) {
         kind: f.type === "categorical" ? "categorical" : "discretized",
         levels: levelNames,
         ...(f.type === "numeric" ? { edges: Array.from(s.edges.subarray(s.edge_offset[j], s.edge_offset[j + 1])) } : {}),
-        probabilities: byClass((k) => Array.from(table.subarray(k * L, (k + 1) * L)) as unknown as number),
+        probabilities: byClass((k) => Array.from(table.subarray(k * L, (k + 1) * L))),
       });
       continue;
     }
