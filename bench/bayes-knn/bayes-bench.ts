@@ -1,7 +1,7 @@
 /**
  * bench/bayes-knn, Bayes part: xigua's naive_bayes against scikit-learn 1.2's GaussianNB on
  * make_classification(100,000 × 20, n_informative=10, random_state=0), and the fit times of
- * aode, tan and spode on the same table cut into 5 equal-frequency bins per column (categorical,
+ * aode, tan, spode and bayes_net (BIC hill climbing) on the same table cut into 5 equal-frequency bins per column (categorical,
  * 100,000 × 20; CategoricalNB on the same codes for scale).
  *
  *   node --import tsx bench/bayes-knn/bayes-bench.ts
@@ -20,6 +20,7 @@ import type { Frame } from "../../src/data/frame.js";
 import { takeRows } from "../../src/data/frame.js";
 import { createRng } from "../../src/data/random.js";
 import { aode } from "../../src/models/bayes/aode.js";
+import { bayesNet } from "../../src/models/bayes/bayes-net.js";
 import { naiveBayes } from "../../src/models/bayes/naive-bayes.js";
 import { spode } from "../../src/models/bayes/spode.js";
 import { tan } from "../../src/models/bayes/tan.js";
@@ -95,6 +96,7 @@ const categoricalResults = [
   timeCategorical(tan, {}, 3),
   timeCategorical(spode, { super_parent: "x0" }, 3),
   timeCategorical(spode, {}, 1),
+  timeCategorical(bayesNet, {}, 1),
 ];
 
 console.error("scikit-learn, second round …");
