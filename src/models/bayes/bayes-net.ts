@@ -1,7 +1,7 @@
 /**
  * bayes_net: a Bayesian network over the attributes and the class (seed 002 §贝叶斯网, the
- * book's 7.5–7.6). Structure given as edges (the class is "$class") or learned by BIC hill
- * climbing (bayes-net-structure.ts); parameters with Dirichlet smoothing,
+ * book's 7.5–7.6). Structure given as edges (the class is "$class") or learned by hill
+ * climbing on BIC or K2 (bayes-net-structure.ts); parameters with Dirichlet smoothing,
  * θ = (N + alpha) / (N_pa + alpha · L); exact inference by variable elimination
  * (factor.ts), so a row may miss any subset of attributes. When training rows miss values
  * the parameters are fitted by EM (the book's 7.6): the E step completes each row with
@@ -38,7 +38,8 @@ export const bayesNetParams = z
       .max(MAX_EDGES)
       .nullable()
       .default(null)
-      .describe(`The structure as [parent, child] feature names ("${CLASS_NODE}" is the class); null learns it by BIC hill climbing. At most ${MAX_EDGES.toLocaleString("en")} edges.`),
+      .describe(`The structure as [parent, child] feature names ("${CLASS_NODE}" is the class); null learns it by hill climbing on the score param. At most ${MAX_EDGES.toLocaleString("en")} edges.`),
+    score: z.enum(["bic", "k2"]).default("bic").describe("Structure score for hill climbing: BIC, or K2 (Cooper & Herskovits' log marginal likelihood)."),
     max_parents: z.int().min(1).max(MAX_PARENTS).default(2).describe(`Most parents a variable may have. At most ${MAX_PARENTS}.`),
     max_search_steps: z.int().min(0).max(MAX_SEARCH_STEPS).default(200).describe(`Most edge changes hill climbing makes. At most ${MAX_SEARCH_STEPS.toLocaleString("en")}.`),
     alpha: alphaParam("positive"),
@@ -57,7 +58,7 @@ const shape = z
     edge_offset: i32,
     edges: f64,
     alpha: z.number().gt(0),
-    structure: z.enum(["given", "hill_climbing"]),
+    structure: z.enum(["given", "hill_climbing_bic", "hill_climbing_k2"]),
     /** Parents of variable v (features, then the class) are parents[parent_offset[v] ..]; sorted. */
     parent_offset: i32,
     parents: i32,
@@ -209,7 +210,7 @@ function fit(train: TrainingSet, p: BayesNetParams, ctx: FitContext): BayesNetSt
   const names = [...cut.schema.map((f) => f.name), CLASS_NODE];
   const card = Int32Array.from([...cut.levels, classes.length]);
   const data: Data = { n: coded.n, codes: [...coded.codes.map((c) => c as Int32Array), y], card, w };
-  const parents = p.edges ? givenStructure(p.edges, names, card, p.max_parents) : hillClimb(data, p.max_parents, p.max_search_steps, ctx);
+  const parents = p.edges ? givenStructure(p.edges, names, card, p.max_parents) : hillClimb(data, p.max_parents, p.max_search_steps, ctx, p.score);
   const net = layout(parents, card);
   // Start from the available-case estimate: each family counted over the rows where it is complete.
   const start = new Float64Array(net.offset[net.parents.length]);
@@ -243,7 +244,7 @@ function fit(train: TrainingSet, p: BayesNetParams, ctx: FitContext): BayesNetSt
     edge_offset: cut.edge_offset,
     edges: cut.edges,
     alpha: p.alpha,
-    structure: p.edges ? "given" : "hill_climbing",
+    structure: p.edges ? "given" : p.score === "k2" ? "hill_climbing_k2" : "hill_climbing_bic",
     parent_offset: Int32Array.from(parents.reduce<number[]>((acc, pa) => [...acc, acc[acc.length - 1] + pa.length], [0])),
     parents: Int32Array.from(parents.flat()),
     cpt_offset: net.offset,
@@ -331,7 +332,7 @@ export const bayesNet: Algorithm<BayesNetParams, BayesNetState> = {
   name: "bayes_net",
   family: "bayes",
   tasks: ["classification"],
-  description: "Bayesian network over the attributes and the class: structure given or learned by BIC hill climbing, Dirichlet-smoothed CPTs, EM when training rows miss values, exact inference by variable elimination.",
+  description: "Bayesian network over the attributes and the class: structure given or learned by hill climbing on BIC or K2, Dirichlet-smoothed CPTs, EM when training rows miss values, exact inference by variable elimination.",
   params: bayesNetParams,
   state: bayesNetStateSchema,
   accepts: { categorical: true, missing: true, weights: true },

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { makeFrame, type Frame } from "../../../src/data/frame.js";
 import { createRng } from "../../../src/data/random.js";
 import { bayesNet, bayesNetParams, classScores, type BayesNetState } from "../../../src/models/bayes/bayes-net.js";
+import { logGamma } from "../../../src/models/bayes/bayes-net-structure.js";
 import { ctx, watermelon } from "../tree/fixtures.js";
 import { labelsOf, near, probaOf, roundTrip } from "./helpers.js";
 
@@ -158,12 +159,25 @@ describe("bayes_net EM", () => {
 });
 
 describe("bayes_net structure", () => {
-  test("BIC hill climbing finds the generating skeleton and leaves the noise attribute alone", () => {
+  test("BIC and K2 hill climbing find the generating skeleton and leave the noise attribute alone", () => {
     const { X, y } = generate(5000, 0, 7);
-    const s = bayesNet.fit({ X, target: { task: "classification", classes, y } }, bayesNetParams.parse({}), ctx());
-    const e = bayesNet.explain!(s) as Explained;
-    const skeleton = e.edges.map((x) => [...x].sort().join("-")).sort();
-    assert.deepEqual(skeleton, ["$class-A", "$class-B", "A-B"].sort());
+    for (const score of ["bic", "k2"] as const) {
+      const s = bayesNet.fit({ X, target: { task: "classification", classes, y } }, bayesNetParams.parse({ score }), ctx());
+      const e = bayesNet.explain!(s) as Explained;
+      const skeleton = e.edges.map((x) => [...x].sort().join("-")).sort();
+      assert.deepEqual(skeleton, ["$class-A", "$class-B", "A-B"].sort(), score);
+    }
+  });
+
+  test("log Γ: Γ(1) = Γ(2) = 1, Γ(5) = 24, Γ(½) = √π, Γ(10.5) and a large argument", () => {
+    near(logGamma(1), 0, 1e-14, "Γ(1)");
+    near(logGamma(2), 0, 1e-14, "Γ(2)");
+    near(logGamma(5), Math.log(24), 1e-13, "Γ(5)");
+    near(logGamma(0.5), 0.5 * Math.log(Math.PI), 1e-13, "Γ(½)");
+    near(logGamma(10.5), 13.940625219403763, 1e-12, "Γ(10.5)");
+    // Stirling with two correction terms at 1e6.
+    const x = 1e6;
+    near(logGamma(x), (x - 0.5) * Math.log(x) - x + 0.5 * Math.log(2 * Math.PI) + 1 / (12 * x) - 1 / (360 * x ** 3), 1e-6, "Γ(1e6)");
   });
 
   test("given edges: unknown names, cycles and too many parents are refused", () => {
