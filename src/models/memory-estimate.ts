@@ -309,7 +309,48 @@ const ensemble: FamilyEstimate = (algorithm, params, shape) => {
   return [{ path: "features", bytes: values(4 * shape.rows * shape.features), what: "working copies of the training rows" }];
 };
 
-const FAMILIES: Readonly<Record<string, FamilyEstimate>> = { tree, svm, linear, neural, baseline, ensemble, cluster, semi };
+/**
+ * Bayesian classifiers: the coded copy of the table (a level or bin per cell), per-row
+ * class scores, and the count tables. Naive Bayes keeps class × level counts (and, for
+ * KDE, every numeric value); the one-dependence models (spode, aode, tan) count every
+ * ordered attribute pair jointly with the class, Σ_{i≠j} K·L_i·L_j, with a numeric
+ * attribute's L its n_bins — spode keeps one super-parent's K·L_p·ΣL_j (twice while
+ * cross-validating, plus the folds' copies of the coded table).
+ */
+const bayes: FamilyEstimate = (algorithm, params, shape) => {
+  const { rows: n, features: p } = shape;
+  const k = Math.max(1, shape.classes);
+  const bins = num(params, "n_bins", 5);
+  const numeric = p - shape.levels.length;
+  const levels = [...shape.levels, ...Array.from({ length: Math.max(0, numeric) }, () => bins)];
+  const sumL = levels.reduce((a, b) => a + b, 0);
+  const terms: MemoryTerm[] = [{ path: "features", bytes: values(n * p + 2 * n * k), what: `the coded table and per-row class scores (${n} rows × ${p} features)` }];
+  if (algorithm.name === "bayes_net") {
+    // Every variable's table is capped at MAX_FAMILY_TABLE entries; hill climbing caches one score per family tried.
+    const parents = num(params, "max_parents", 2);
+    const widest = levels.reduce((a, b) => Math.max(a, b), k);
+    const table = Math.min(2 ** 20, widest ** (parents + 1));
+    terms.push({ path: "params.max_parents", bytes: values(2 * (p + 1) * table), what: `conditional probability tables of ${p + 1} variables (up to ${table.toLocaleString("en")} entries each) and their expected counts` });
+    return terms;
+  }
+  if (algorithm.name === "naive_bayes") {
+    terms.push({ path: "features", bytes: values(k * sumL + (option(params, "numeric") === "kde" ? 2 * n * p : 0)), what: "class × level counts (and the KDE samples)" });
+    return terms;
+  }
+  const path = numeric > 0 ? "params.n_bins" : "features";
+  if (algorithm.name === "spode") {
+    const widest = levels.reduce((a, b) => Math.max(a, b), 0);
+    const cv = params.super_parent == null;
+    terms.push({ path, bytes: values(k * widest * sumL * (cv ? 3 : 1) + (cv ? n * p : 0)), what: "one super-parent's class × attribute-pair counts (and the cross-validation folds)" });
+    return terms;
+  }
+  const sumSq = levels.reduce((a, b) => a + b * b, 0);
+  const pairs = k * (sumL * sumL - sumSq);
+  terms.push({ path, bytes: values(pairs), what: `${pairs.toLocaleString("en")} class × attribute-pair counts` });
+  return terms;
+};
+
+const FAMILIES: Readonly<Record<string, FamilyEstimate>> = { tree, svm, linear, neural, baseline, ensemble, cluster, semi, bayes };
 
 /** Whether this file knows the algorithm's family (a test holds every registered algorithm to it). */
 export function hasMemoryModel(algorithm: Algorithm): boolean {

@@ -75,6 +75,7 @@ test("every registered algorithm declares scaleSensitive", () => {
     "lasso",
     "logistic_regression",
     "mlp",
+    "naive_bayes",
     "perceptron",
     "ridge",
     "self_training",
