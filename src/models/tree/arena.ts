@@ -73,6 +73,19 @@ export interface SplitRule {
   readonly weights: Float64Array | null;
 }
 
+/**
+ * Argsorts of whole columns, kept while the column lives: boosting rounds and bagged
+ * members refit on the same rows of the same Frame and need not sort again. A copy is
+ * handed out (splits reorder the lists in place); columns are never mutated after a
+ * Frame is built, so a cached order cannot go stale.
+ */
+const wholeColumnOrder = new WeakMap<Float64Array, Int32Array>();
+
+function isIdentity(rows: Int32Array): boolean {
+  for (let i = 0; i < rows.length; i++) if (rows[i] !== i) return false;
+  return true;
+}
+
 export function makeArena(
   rows: Int32Array,
   w: Float64Array,
@@ -95,12 +108,20 @@ export function makeArena(
   const sortedValues: (Float64Array | null)[] = new Array<Float64Array | null>(d).fill(null);
   const sortedClass: (Int32Array | null)[] = new Array<Int32Array | null>(d).fill(null);
   const sortedTarget: (Float64Array | null)[] = new Array<Float64Array | null>(d).fill(null);
+  const wholeColumns = !sortedFrom && isIdentity(rows);
   for (let f = 0; f < d; f++) {
     const values = cols.num[f];
     if (!values) continue;
     let list: Int32Array;
     if (sortedFrom) list = sortedFrom(f);
-    else {
+    else if (wholeColumns && values.length === m) {
+      let order = wholeColumnOrder.get(values);
+      if (!order) {
+        order = argsortByValue(members, values);
+        wholeColumnOrder.set(values, order);
+      }
+      list = order.slice();
+    } else {
       const v = new Float64Array(m);
       for (let i = 0; i < m; i++) v[i] = values[rows[i]];
       list = argsortByValue(members, v);
