@@ -176,7 +176,33 @@ const neural: FamilyEstimate = (_algorithm, params, shape) => {
 
 const baseline: FamilyEstimate = (_algorithm, _params, shape) => [{ path: "features", bytes: values(shape.rows * Math.max(1, shape.classes)), what: "per-row predictions" }];
 
-const FAMILIES: Readonly<Record<string, FamilyEstimate>> = { tree, svm, linear, neural, baseline };
+/**
+ * gradient_boosting: the Uint8Array bin columns, per-row raw scores, gradients and
+ * hessians (one set per tree of an iteration), the binning's sorted copy of one column,
+ * a histogram (features × 256 bins × 3 sums) per pending leaf, and the trees.
+ */
+const gradientBoosting: FamilyEstimate = (_algorithm, params, shape) => {
+  const { rows: n, features: p } = shape;
+  const outputs = shape.classes > 2 ? shape.classes : 1;
+  const leaves = Math.max(2, Math.min(num(params, "max_leaf_nodes", 31), Math.ceil(n / Math.max(1, num(params, "min_samples_leaf", 20)))));
+  const trees = num(params, "max_iter", 100) * outputs;
+  return [
+    { path: "features", bytes: n * p + values(n * (5 * outputs + 6)), what: `bin columns and per-row scores, gradients and hessians (${n} rows × ${p} features)` },
+    { path: "params.max_leaf_nodes", bytes: leaves * values(p * 256 * 3), what: `histograms of up to ${leaves.toLocaleString("en")} leaves × ${p} features` },
+    { path: "params.max_iter", bytes: trees * (2 * leaves) * 80, what: `${trees.toLocaleString("en")} trees of up to ${leaves.toLocaleString("en")} leaves` },
+  ];
+};
+
+/** Ensembles differ too much to share terms: one estimate per algorithm name. */
+const ENSEMBLES: Readonly<Record<string, FamilyEstimate>> = { gradient_boosting: gradientBoosting };
+
+const ensemble: FamilyEstimate = (algorithm, params, shape) => {
+  const estimate = Object.hasOwn(ENSEMBLES, algorithm.name) ? ENSEMBLES[algorithm.name] : undefined;
+  if (estimate) return estimate(algorithm, params, shape);
+  return [{ path: "features", bytes: values(4 * shape.rows * shape.features), what: "working copies of the training rows" }];
+};
+
+const FAMILIES: Readonly<Record<string, FamilyEstimate>> = { tree, svm, linear, neural, baseline, ensemble };
 
 /** Whether this file knows the algorithm's family (a test holds every registered algorithm to it). */
 export function hasMemoryModel(algorithm: Algorithm): boolean {

@@ -1,6 +1,7 @@
 /** Name → algorithm. Adding an algorithm is one file in its family folder and one line here. */
 import type { Algorithm } from "./contract.js";
 import { baseline } from "./baseline/baseline.js";
+import { gradientBoosting } from "./ensemble/gradient-boosting/gradient-boosting.js";
 import { c45 } from "./tree/c45.js";
 import { cart } from "./tree/cart.js";
 import { id3 } from "./tree/id3.js";
@@ -10,7 +11,7 @@ import { mlp } from "./neural/mlp.js";
 import { svm } from "./svm/svm.js";
 import { svr } from "./svm/svr.js";
 
-const algorithms: readonly Algorithm[] = [baseline, id3, c45, cart, obliqueTree, ...linearAlgorithms, mlp, svm, svr];
+const algorithms: readonly Algorithm[] = [baseline, id3, c45, cart, obliqueTree, ...linearAlgorithms, mlp, svm, svr, gradientBoosting];
 
 const byName = new Map(algorithms.map((a) => [a.name, a]));
 
