@@ -9,7 +9,7 @@ import type { Frame } from "../../../data/frame.js";
 import type { Prediction } from "../../contract.js";
 import { columnsFor } from "../../tree/tree-columns.js";
 import { rawToProba } from "./losses.js";
-import { CATEGORICAL, MISSING_LEFT, type BoosterState } from "./state.js";
+import { MISSING_LEFT, type BoosterState } from "./state.js";
 
 /** Raw scores, class-major: out[k·n + i]. */
 export function rawScores(s: BoosterState, X: Frame): { raw: Float64Array; n: number } {
