@@ -142,6 +142,7 @@ export function fitBooster(train: TrainingSet, p: GradientBoostingParams, ctx: F
   const g = new Float64Array(K * nt);
   const h = new Float64Array(K * nt);
   const rows = new Int32Array(nt);
+  const sample = new Int32Array(nt);
   const scratch = new Int32Array(nt);
   const og = new Float64Array(nt);
   const oh = new Float64Array(nt);
@@ -150,14 +151,17 @@ export function fitBooster(train: TrainingSet, p: GradientBoostingParams, ctx: F
   const constantHessian = loss.unitHessian && tr.w === null;
 
   const forest = new Forest();
-  const trainLoss = [loss.value(tr, raw)];
+  // trainLoss[t]: the loss after t iterations, computed by the gradient pass of iteration t + 1 (the last one after the loop).
+  const trainLoss: number[] = [];
   const validationLoss = nv > 0 ? [loss.value(va, rawVal)] : null;
   let iterations = 0;
   for (let it = 0; it < p.max_iter; it++) {
     throwIfAborted(ctx.signal);
-    loss.gradients(tr, raw, g, h);
-    const m = sampleRows(nt, p.subsample, ctx.rng, rows);
+    trainLoss.push(loss.gradients(tr, raw, g, h));
+    const m = sampleRows(nt, p.subsample, ctx.rng, sample);
     for (let k = 0; k < K; k++) {
+      // Each tree starts from the sample in row order (the grower partitions rows in place).
+      rows.set(sample.subarray(0, m));
       const features = sampleFeatures(d, p.colsample, ctx.rng);
       const gk = g.subarray(k * nt, (k + 1) * nt);
       const hk = h.subarray(k * nt, (k + 1) * nt);
@@ -177,7 +181,6 @@ export function fitBooster(train: TrainingSet, p: GradientBoostingParams, ctx: F
       forest.add(tree, mapper);
     }
     iterations++;
-    trainLoss.push(loss.value(tr, raw));
     if (validationLoss) {
       validationLoss.push(loss.value(va, rawVal));
       if (noImprovement(validationLoss, p.n_iter_no_change, p.tol)) break;
@@ -185,6 +188,7 @@ export function fitBooster(train: TrainingSet, p: GradientBoostingParams, ctx: F
     ctx.progress((it + 1) / p.max_iter);
   }
 
+  trainLoss.push(loss.value(tr, raw));
   return {
     task: classification ? "classification" : "regression",
     loss: lossName,

@@ -10,7 +10,7 @@
  */
 import { throwIfAborted, type AbortFlag } from "../../contract.js";
 import type { BinMapper } from "./binning.js";
-import { buildHistogram, type HistogramPool, subtractInto } from "./histogram.js";
+import { buildHistogram, buildRootHistogram, type HistogramPool, subtractInto } from "./histogram.js";
 import { emptySplit, findBestSplit, type SplitInfo, type SplitOptions } from "./split.js";
 
 export interface GrowOptions extends SplitOptions {
@@ -90,6 +90,11 @@ export function growTree(data: GrowData, o: GrowOptions, pool: HistogramPool, si
     const hist = pool.acquire();
     const s = t.start[node];
     const e = t.end[node];
+    if (s === 0 && e === data.g.length) {
+      // Every row, in order (the root without row sampling): no gather, no indirection.
+      buildRootHistogram(hist, data.bins, mapper.maxBins, mapper.nBins, features, data.g, data.constantHessian ? null : data.h, data.hConst);
+      return hist;
+    }
     for (let i = s; i < e; i++) data.og[i - s] = data.g[rows[i]];
     if (!data.constantHessian) for (let i = s; i < e; i++) data.oh[i - s] = data.h[rows[i]];
     buildHistogram(hist, data.bins, mapper.maxBins, mapper.nBins, features, rows, s, e, data.og, data.constantHessian ? null : data.oh, data.hConst);

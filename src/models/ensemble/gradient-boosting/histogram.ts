@@ -63,6 +63,35 @@ export function buildHistogram(
   }
 }
 
+/** buildHistogram over every row 0..n-1 in order (rows[i] = i, gradients not gathered): the root of an unsampled tree. */
+export function buildRootHistogram(hist: Float64Array, bins: readonly Uint8Array[], maxBins: number, nBins: Int32Array, features: Int32Array, g: Float64Array, h: Float64Array | null, hConst: number): void {
+  const stride = maxBins + 1;
+  const n = g.length;
+  for (let q = 0; q < features.length; q++) {
+    const f = features[q];
+    const col = bins[f];
+    const base = f * stride * SLOTS;
+    hist.fill(0, base, base + nBins[f] * SLOTS);
+    hist.fill(0, base + maxBins * SLOTS, base + stride * SLOTS);
+    if (h) {
+      for (let i = 0; i < n; i++) {
+        const k = base + col[i] * SLOTS;
+        hist[k] += g[i];
+        hist[k + 1] += h[i];
+        hist[k + 2] += 1;
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        const k = base + col[i] * SLOTS;
+        hist[k] += g[i];
+        hist[k + 2] += 1;
+      }
+      for (let b = 0; b < nBins[f]; b++) hist[base + b * SLOTS + 1] = hist[base + b * SLOTS + 2] * hConst;
+      hist[base + maxBins * SLOTS + 1] = hist[base + maxBins * SLOTS + 2] * hConst;
+    }
+  }
+}
+
 /** parent ← parent − child over the given features' used bins: the parent's buffer becomes the sibling's histogram. */
 export function subtractInto(parent: Float64Array, child: Float64Array, maxBins: number, nBins: Int32Array, features: Int32Array): void {
   const width = (maxBins + 1) * SLOTS;

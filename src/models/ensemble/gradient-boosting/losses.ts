@@ -23,8 +23,8 @@ export interface Loss {
   /** Hessians are 1 when there are no weights: the histograms can skip summing them. */
   readonly unitHessian: boolean;
   baseline(d: LossData): Float64Array;
-  /** Fills g and h (class-major like raw) for every row. */
-  gradients(d: LossData, raw: Float64Array, g: Float64Array, h: Float64Array): void;
+  /** Fills g and h (class-major like raw) for every row; returns value(d, raw), which the same pass computes almost for free. */
+  gradients(d: LossData, raw: Float64Array, g: Float64Array, h: Float64Array): number;
   /** Weighted mean loss. */
   value(d: LossData, raw: Float64Array): number;
   /** absolute_error: leaf values become weighted medians of the residuals of their rows (scikit-learn's line search). */
@@ -65,11 +65,15 @@ const squaredError: Loss = {
     return Float64Array.of(s / totalWeight(d));
   },
   gradients: (d, raw, g, h) => {
+    let s = 0;
     for (let i = 0; i < d.y.length; i++) {
       const w = d.w ? d.w[i] : 1;
-      g[i] = w * (raw[i] - d.y[i]);
+      const r = raw[i] - d.y[i];
+      g[i] = w * r;
       h[i] = w;
+      s += w * r * r;
     }
+    return s / totalWeight(d);
   },
   value: (d, raw) => {
     let s = 0;
@@ -85,11 +89,15 @@ const absoluteError: Loss = {
   medianLeaves: true,
   baseline: (d) => Float64Array.of(weightedMedian(d.y, d.w)),
   gradients: (d, raw, g, h) => {
+    let s = 0;
     for (let i = 0; i < d.y.length; i++) {
       const w = d.w ? d.w[i] : 1;
-      g[i] = w * Math.sign(raw[i] - d.y[i]);
+      const r = raw[i] - d.y[i];
+      g[i] = w * Math.sign(r);
       h[i] = w;
+      s += w * Math.abs(r);
     }
+    return s / totalWeight(d);
   },
   value: (d, raw) => {
     let s = 0;
@@ -127,16 +135,18 @@ function huber(quantile: number): Loss {
         g[i] = w * (Math.abs(r) <= delta ? r : delta * Math.sign(r));
         h[i] = w;
       }
+      return huberValue(d, raw);
     },
-    value: (d, raw) => {
-      let s = 0;
-      for (let i = 0; i < d.y.length; i++) {
-        const r = Math.abs(raw[i] - d.y[i]);
-        s += (d.w ? d.w[i] : 1) * (r <= delta ? 0.5 * r * r : delta * (r - 0.5 * delta));
-      }
-      return s / totalWeight(d);
-    },
+    value: (d, raw) => huberValue(d, raw),
   };
+  function huberValue(d: LossData, raw: Float64Array): number {
+    let s = 0;
+    for (let i = 0; i < d.y.length; i++) {
+      const r = Math.abs(raw[i] - d.y[i]);
+      s += (d.w ? d.w[i] : 1) * (r <= delta ? 0.5 * r * r : delta * (r - 0.5 * delta));
+    }
+    return s / totalWeight(d);
+  }
 }
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
@@ -152,20 +162,25 @@ const binaryLogLoss: Loss = {
     return Float64Array.of(Math.log(p / (1 - p)));
   },
   gradients: (d, raw, g, h) => {
+    let s = 0;
     for (let i = 0; i < d.y.length; i++) {
       const w = d.w ? d.w[i] : 1;
-      const p = sigmoid(raw[i]);
+      const x = raw[i];
+      // One exp serves the probability and the loss: e = e^-|x|, σ(x) and log(1 + e^x) from it.
+      const e = Math.exp(-Math.abs(x));
+      const p = x >= 0 ? 1 / (1 + e) : e / (1 + e);
       g[i] = w * (p - d.y[i]);
       h[i] = w * p * (1 - p);
+      s += w * (Math.max(x, 0) + Math.log1p(e) - d.y[i] * x);
     }
+    return s / totalWeight(d);
   },
   value: (d, raw) => {
     let s = 0;
     // log(1 + e^x) − y·x, written to stay finite for large |x|.
     for (let i = 0; i < d.y.length; i++) {
       const x = raw[i];
-      const softplus = x > 0 ? x + Math.log1p(Math.exp(-x)) : Math.log1p(Math.exp(x));
-      s += (d.w ? d.w[i] : 1) * (softplus - d.y[i] * x);
+      s += (d.w ? d.w[i] : 1) * (Math.max(x, 0) + Math.log1p(Math.exp(-Math.abs(x))) - d.y[i] * x);
     }
     return s / totalWeight(d);
   },
@@ -194,6 +209,7 @@ function multinomial(K: number): Loss {
     },
     gradients: (d, raw, g, h) => {
       const n = d.y.length;
+      let s = 0;
       for (let i = 0; i < n; i++) {
         const w = d.w ? d.w[i] : 1;
         softmaxRow(raw, n, K, i, p);
@@ -201,7 +217,9 @@ function multinomial(K: number): Loss {
           g[k * n + i] = w * (p[k] - (d.y[i] === k ? 1 : 0));
           h[k * n + i] = w * p[k] * (1 - p[k]);
         }
+        s -= w * Math.log(Math.max(EPS, p[d.y[i]]));
       }
+      return s / totalWeight(d);
     },
     value: (d, raw) => {
       const n = d.y.length;

@@ -82,7 +82,7 @@ test("probabilities sum to 1 in classes order; labels are their argmax", () => {
   const K = s.classes.length;
   assert.equal(s.outputs, K);
   for (let i = 0; i < p.labels.length; i++) {
-    const row = Array.from(p.proba.subarray(i * K, (i + 1) * K));
+    const row: number[] = Array.from(p.proba.subarray(i * K, (i + 1) * K));
     assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-12);
     assert.equal(p.labels[i], row.indexOf(Math.max(...row)));
   }

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { buildHistogram, histogramSize, HistogramPool, naiveHistogram, SLOTS, subtractInto } from "../../../../src/models/ensemble/gradient-boosting/histogram.js";
+import { buildHistogram, buildRootHistogram, histogramSize, HistogramPool, naiveHistogram, SLOTS, subtractInto } from "../../../../src/models/ensemble/gradient-boosting/histogram.js";
 
 const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * (1 + Math.abs(a) + Math.abs(b));
 
@@ -63,6 +63,9 @@ test("built histograms and subtracted siblings equal the naive sums", () => {
         buildHistogram(hist, bins, maxBins, nBins, features, rows, 0, rows.length, og, unitHessian ? null : oh, 1);
         return hist;
       };
+      const root = pool.acquire();
+      buildRootHistogram(root, bins, maxBins, nBins, features, Float64Array.from(g), unitHessian ? null : Float64Array.from(h), 1);
+      assertSameUsed(root, naiveHistogram(bins, maxBins, Array.from(g, (_, i) => i), g, h), maxBins, nBins);
       const parent = build(node);
       assertSameUsed(parent, naiveHistogram(bins, maxBins, node, g, h), maxBins, nBins);
       const small = build(left);
