@@ -148,7 +148,6 @@ export function fitBooster(train: TrainingSet, p: GradientBoostingParams, ctx: F
   const oh = new Float64Array(nt);
   const pool = new HistogramPool(histogramSize(d, p.max_bins));
   const grow = { maxLeafNodes: p.max_leaf_nodes, maxDepth: p.max_depth, learningRate: p.learning_rate, l2: p.l2_regularization, minSplitGain: p.min_split_gain, minChildWeight: p.min_child_weight, minSamplesLeaf: p.min_samples_leaf };
-  const constantHessian = loss.unitHessian && tr.w === null;
 
   const forest = new Forest();
   // trainLoss[t]: the loss after t iterations, computed by the gradient pass of iteration t + 1 (the last one after the loop).
@@ -165,7 +164,7 @@ export function fitBooster(train: TrainingSet, p: GradientBoostingParams, ctx: F
       const features = sampleFeatures(d, p.colsample, ctx.rng);
       const gk = g.subarray(k * nt, (k + 1) * nt);
       const hk = h.subarray(k * nt, (k + 1) * nt);
-      const tree = growTree({ bins, mapper, features, g: gk, h: hk, constantHessian, hConst: 1, rows, m, scratch, og, oh }, grow, pool, ctx.signal);
+      const tree = growTree({ bins, mapper, features, g: gk, h: hk, rows, m, scratch, og, oh }, grow, pool, ctx.signal);
       const rk = raw.subarray(k * nt, (k + 1) * nt);
       if (loss.medianLeaves) medianLeaves(tree, rows, tr, rk, p.learning_rate);
       if (m === nt) {

@@ -29,9 +29,6 @@ export interface GrowData {
   /** Per training row. */
   readonly g: Float64Array;
   readonly h: Float64Array;
-  /** Every hessian equals hConst (squared error without weights): histograms skip summing them. */
-  readonly constantHessian: boolean;
-  readonly hConst: number;
   /** rows[0..m) are this tree's rows; partitioned in place. */
   readonly rows: Int32Array;
   readonly m: number;
@@ -92,12 +89,12 @@ export function growTree(data: GrowData, o: GrowOptions, pool: HistogramPool, si
     const e = t.end[node];
     if (s === 0 && e === data.g.length) {
       // Every row, in order (the root without row sampling): no gather, no indirection.
-      buildRootHistogram(hist, data.bins, mapper.maxBins, mapper.nBins, features, data.g, data.constantHessian ? null : data.h, data.hConst);
+      buildRootHistogram(hist, data.bins, mapper.maxBins, mapper.nBins, features, data.g, data.h);
       return hist;
     }
     for (let i = s; i < e; i++) data.og[i - s] = data.g[rows[i]];
-    if (!data.constantHessian) for (let i = s; i < e; i++) data.oh[i - s] = data.h[rows[i]];
-    buildHistogram(hist, data.bins, mapper.maxBins, mapper.nBins, features, rows, s, e, data.og, data.constantHessian ? null : data.oh, data.hConst);
+    for (let i = s; i < e; i++) data.oh[i - s] = data.h[rows[i]];
+    buildHistogram(hist, data.bins, mapper.maxBins, mapper.nBins, features, rows, s, e, data.og, data.oh);
     return hist;
   };
   const splittable = (node: number, depth: number) =>

@@ -20,8 +20,6 @@ export interface Loss {
   readonly name: LossName;
   /** Raw outputs (and trees) per row and iteration: 1, or the number of classes for multinomial. */
   readonly outputs: number;
-  /** Hessians are 1 when there are no weights: the histograms can skip summing them. */
-  readonly unitHessian: boolean;
   baseline(d: LossData): Float64Array;
   /** Fills g and h (class-major like raw) for every row; returns value(d, raw), which the same pass computes almost for free. */
   gradients(d: LossData, raw: Float64Array, g: Float64Array, h: Float64Array): number;
@@ -58,7 +56,6 @@ export function weightedMedian(values: Float64Array, w: Float64Array | null): nu
 const squaredError: Loss = {
   name: "squared_error",
   outputs: 1,
-  unitHessian: true,
   baseline: (d) => {
     let s = 0;
     for (let i = 0; i < d.y.length; i++) s += (d.w ? d.w[i] : 1) * d.y[i];
@@ -85,7 +82,6 @@ const squaredError: Loss = {
 const absoluteError: Loss = {
   name: "absolute_error",
   outputs: 1,
-  unitHessian: true,
   medianLeaves: true,
   baseline: (d) => Float64Array.of(weightedMedian(d.y, d.w)),
   gradients: (d, raw, g, h) => {
@@ -121,7 +117,6 @@ function huber(quantile: number): Loss {
   return {
     name: "huber",
     outputs: 1,
-    unitHessian: true,
     baseline: (d) => {
       const m = weightedMedian(d.y, d.w);
       delta = quantileOf(Float64Array.from(d.y, (y) => Math.abs(y - m)));
@@ -154,7 +149,6 @@ const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 const binaryLogLoss: Loss = {
   name: "log_loss",
   outputs: 1,
-  unitHessian: false,
   baseline: (d) => {
     let s = 0;
     for (let i = 0; i < d.y.length; i++) s += (d.w ? d.w[i] : 1) * d.y[i];
@@ -200,7 +194,6 @@ function multinomial(K: number): Loss {
   return {
     name: "log_loss",
     outputs: K,
-    unitHessian: false,
     baseline: (d) => {
       const prior = new Float64Array(K);
       for (let i = 0; i < d.y.length; i++) prior[d.y[i]] += d.w ? d.w[i] : 1;
