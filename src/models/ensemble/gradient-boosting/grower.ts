@@ -167,10 +167,14 @@ function partition(data: GrowData, feature: number, goLeft: Uint8Array, start: n
   const scratch = data.scratch;
   let l = start;
   let r = 0;
+  // Branch-free: which side a row goes is a coin flip to the branch predictor.
   for (let i = start; i < end; i++) {
     const row = rows[i];
-    if (goLeft[col[row]] === 1) rows[l++] = row;
-    else scratch[r++] = row;
+    const left = goLeft[col[row]];
+    rows[l] = row;
+    scratch[r] = row;
+    l += left;
+    r += 1 - left;
   }
   rows.set(scratch.subarray(0, r), l);
   return l;
