@@ -17,7 +17,7 @@ import { columnsForFit } from "../../tree/tree-columns.js";
 import type { Rng } from "../../../data/random.js";
 import { applyBins, fitBins, type BinMapper } from "./binning.js";
 import { growTree, leafOfBinned, type GrownTree } from "./grower.js";
-import { histogramSize, HistogramPool } from "./histogram.js";
+import { countHistogram, histogramSize, HistogramPool } from "./histogram.js";
 import { makeLoss, weightedMedian, type LossData, type LossName } from "./losses.js";
 import type { GradientBoostingParams } from "./params.js";
 import { CATEGORICAL, MISSING_LEFT, type BoosterState } from "./state.js";
@@ -147,6 +147,7 @@ export function fitBooster(train: TrainingSet, p: GradientBoostingParams, ctx: F
   const og = new Float64Array(nt);
   const oh = new Float64Array(nt);
   const pool = new HistogramPool(histogramSize(d, p.max_bins));
+  const rootCounts = countHistogram(bins, p.max_bins);
   const grow = { maxLeafNodes: p.max_leaf_nodes, maxDepth: p.max_depth, learningRate: p.learning_rate, l2: p.l2_regularization, minSplitGain: p.min_split_gain, minChildWeight: p.min_child_weight, minSamplesLeaf: p.min_samples_leaf };
 
   const forest = new Forest();
@@ -164,7 +165,7 @@ export function fitBooster(train: TrainingSet, p: GradientBoostingParams, ctx: F
       const features = sampleFeatures(d, p.colsample, ctx.rng);
       const gk = g.subarray(k * nt, (k + 1) * nt);
       const hk = h.subarray(k * nt, (k + 1) * nt);
-      const tree = growTree({ bins, mapper, features, g: gk, h: hk, rows, m, scratch, og, oh }, grow, pool, ctx.signal);
+      const tree = growTree({ bins, mapper, features, g: gk, h: hk, rootCounts, rows, m, scratch, og, oh }, grow, pool, ctx.signal);
       const rk = raw.subarray(k * nt, (k + 1) * nt);
       if (loss.medianLeaves) medianLeaves(tree, rows, tr, rk, p.learning_rate);
       if (m === nt) {

@@ -33,6 +33,8 @@ export interface GrowData {
   readonly rows: Int32Array;
   readonly m: number;
   readonly scratch: Int32Array;
+  /** countHistogram of all rows. */
+  readonly rootCounts: Float64Array;
   readonly og: Float64Array;
   readonly oh: Float64Array;
 }
@@ -89,7 +91,7 @@ export function growTree(data: GrowData, o: GrowOptions, pool: HistogramPool, si
     const e = t.end[node];
     if (s === 0 && e === data.g.length) {
       // Every row, in order (the root without row sampling): no gather, no indirection.
-      buildRootHistogram(hist, data.bins, mapper.maxBins, mapper.nBins, features, data.g, data.h);
+      buildRootHistogram(hist, data.bins, mapper.maxBins, mapper.nBins, features, data.g, data.h, data.rootCounts);
       return hist;
     }
     for (let i = s; i < e; i++) data.og[i - s] = data.g[rows[i]];

@@ -97,8 +97,32 @@ export function buildHistogram(
   }
 }
 
-/** buildHistogram over every row 0..n-1 in order (rows[i] = i, gradients not gathered): the root of an unsampled tree. */
-export function buildRootHistogram(hist: Float64Array, bins: readonly Uint8Array[], maxBins: number, nBins: Int32Array, features: Int32Array, g: Float64Array, h: Float64Array): void {
+/** Row counts per bin of every row (histogram layout, count slots only): the root's counts, the same for every unsampled tree. */
+export function countHistogram(bins: readonly Uint8Array[], maxBins: number): Float64Array {
+  const hist = new Float64Array(histogramSize(bins.length, maxBins));
+  const width = (maxBins + 1) * SLOTS;
+  for (let f = 0; f < bins.length; f++) {
+    const c = bins[f];
+    for (let i = 0; i < c.length; i++) hist[f * width + c[i] * SLOTS + 2] += 1;
+  }
+  return hist;
+}
+
+/**
+ * buildHistogram over every row 0..n-1 in order (rows[i] = i, gradients not gathered): the root
+ * of an unsampled tree. Its counts never change between trees, so they are copied from `counts`
+ * (countHistogram) and the kernel sums gradients and hessians only.
+ */
+export function buildRootHistogram(
+  hist: Float64Array,
+  bins: readonly Uint8Array[],
+  maxBins: number,
+  nBins: Int32Array,
+  features: Int32Array,
+  g: Float64Array,
+  h: Float64Array,
+  counts: Float64Array,
+): void {
   clearUsed(hist, maxBins, nBins, features);
   const width = (maxBins + 1) * SLOTS;
   const n = g.length;
@@ -118,19 +142,15 @@ export function buildRootHistogram(hist: Float64Array, bins: readonly Uint8Array
       let k = b0 + c0[i] * SLOTS;
       hist[k] += gi;
       hist[k + 1] += hi;
-      hist[k + 2] += 1;
       k = b1 + c1[i] * SLOTS;
       hist[k] += gi;
       hist[k + 1] += hi;
-      hist[k + 2] += 1;
       k = b2 + c2[i] * SLOTS;
       hist[k] += gi;
       hist[k + 1] += hi;
-      hist[k + 2] += 1;
       k = b3 + c3[i] * SLOTS;
       hist[k] += gi;
       hist[k + 1] += hi;
-      hist[k + 2] += 1;
     }
   }
   for (; q < features.length; q++) {
@@ -140,8 +160,12 @@ export function buildRootHistogram(hist: Float64Array, bins: readonly Uint8Array
       const k = b + c[i] * SLOTS;
       hist[k] += g[i];
       hist[k + 1] += h[i];
-      hist[k + 2] += 1;
     }
+  }
+  for (let q = 0; q < features.length; q++) {
+    const base = features[q] * width;
+    for (let k = base + 2; k < base + nBins[features[q]] * SLOTS; k += SLOTS) hist[k] = counts[k];
+    hist[base + maxBins * SLOTS + 2] = counts[base + maxBins * SLOTS + 2];
   }
 }
 

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { buildHistogram, buildRootHistogram, histogramSize, HistogramPool, naiveHistogram, SLOTS, subtractInto } from "../../../../src/models/ensemble/gradient-boosting/histogram.js";
+import { buildHistogram, buildRootHistogram, countHistogram, histogramSize, HistogramPool, naiveHistogram, SLOTS, subtractInto } from "../../../../src/models/ensemble/gradient-boosting/histogram.js";
 
 const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * (1 + Math.abs(a) + Math.abs(b));
 
@@ -66,7 +66,7 @@ test("built histograms and subtracted siblings equal the naive sums", () => {
         return hist;
       };
       const root = pool.acquire();
-      buildRootHistogram(root, bins, maxBins, nBins, features, Float64Array.from(g), Float64Array.from(h));
+      buildRootHistogram(root, bins, maxBins, nBins, features, Float64Array.from(g), Float64Array.from(h), countHistogram(bins, maxBins));
       assertSameUsed(root, naiveHistogram(bins, maxBins, Array.from(g, (_, i) => i), g, h), maxBins, nBins, features);
       const parent = build(node);
       assertSameUsed(parent, naiveHistogram(bins, maxBins, node, g, h), maxBins, nBins, features);
