@@ -94,8 +94,10 @@ export function growTree(data: GrowData, o: GrowOptions, pool: HistogramPool, si
       buildRootHistogram(hist, data.bins, mapper.maxBins, mapper.nBins, features, data.g, data.h, data.rootCounts);
       return hist;
     }
-    for (let i = s; i < e; i++) data.og[i - s] = data.g[rows[i]];
-    for (let i = s; i < e; i++) data.oh[i - s] = data.h[rows[i]];
+    for (let i = s; i < e; i++) {
+      data.og[i - s] = data.g[rows[i]];
+      data.oh[i - s] = data.h[rows[i]];
+    }
     buildHistogram(hist, data.bins, mapper.maxBins, mapper.nBins, features, rows, s, e, data.og, data.oh);
     return hist;
   };
