@@ -60,16 +60,34 @@ export interface GrownTree {
 interface Pending {
   readonly node: number;
   readonly depth: number;
-  hist: Float64Array | null;
+  readonly hist: Float64Array;
   readonly split: SplitInfo;
 }
 
 export function growTree(data: GrowData, o: GrowOptions, pool: HistogramPool, signal?: AbortFlag): GrownTree {
-  const t: GrownTree = { feature: [], left: [], right: [], value: [], gain: [], count: [], hessian: [], goLeft: [], binThreshold: [], missingLeft: [], categorical: [], start: [], end: [] };
-  const { mapper, features, rows } = data;
-  const nodeG: number[] = [];
-  const addNode = (start: number, end: number, G: number, H: number, C: number): number => {
-    nodeG.push(G);
+  return new Grower(data, o, pool).grow(signal);
+}
+
+/**
+ * One tree's growth. A class rather than closures inside growTree: the hot helpers then stay
+ * the same functions from tree to tree, so the optimiser's inlining of them holds (new
+ * closures per call deoptimised growTree with "wrong call target").
+ */
+class Grower {
+  readonly t: GrownTree = { feature: [], left: [], right: [], value: [], gain: [], count: [], hessian: [], goLeft: [], binThreshold: [], missingLeft: [], categorical: [], start: [], end: [] };
+  readonly nodeG: number[] = [];
+  readonly pending: Pending[] = [];
+
+  constructor(
+    readonly data: GrowData,
+    readonly o: GrowOptions,
+    readonly pool: HistogramPool,
+  ) {}
+
+  addNode(start: number, end: number, G: number, H: number, C: number): number {
+    const t = this.t;
+    const o = this.o;
+    this.nodeG.push(G);
     t.feature.push(-1);
     t.left.push(-1);
     t.right.push(-1);
@@ -84,9 +102,12 @@ export function growTree(data: GrowData, o: GrowOptions, pool: HistogramPool, si
     t.start.push(start);
     t.end.push(end);
     return t.feature.length - 1;
-  };
-  const histogramOf = (node: number): Float64Array => {
-    const hist = pool.acquire();
+  }
+
+  histogramOf(node: number): Float64Array {
+    const { data, t } = this;
+    const { mapper, features, rows } = data;
+    const hist = this.pool.acquire();
     const s = t.start[node];
     const e = t.end[node];
     if (s === 0 && e === data.g.length) {
@@ -100,75 +121,83 @@ export function growTree(data: GrowData, o: GrowOptions, pool: HistogramPool, si
     }
     buildHistogram(hist, data.bins, mapper.maxBins, mapper.nBins, features, rows, s, e, data.og, data.oh);
     return hist;
-  };
-  const splittable = (node: number, depth: number) =>
-    (o.maxDepth === null || depth < o.maxDepth) && t.count[node] >= 2 * o.minSamplesLeaf && t.hessian[node] >= 2 * o.minChildWeight;
-  const pending: Pending[] = [];
+  }
+
+  splittable(node: number, depth: number): boolean {
+    const o = this.o;
+    return (o.maxDepth === null || depth < o.maxDepth) && this.t.count[node] >= 2 * o.minSamplesLeaf && this.t.hessian[node] >= 2 * o.minChildWeight;
+  }
+
   /** Finds the node's split; keeps it (with its histogram) when it gains, else frees the histogram. */
-  const consider = (node: number, depth: number, hist: Float64Array): void => {
-    const split = emptySplit(mapper.maxBins);
-    findBestSplit(hist, mapper, features, nodeG[node], t.hessian[node], t.count[node], o, split);
-    if (split.feature < 0) pool.release(hist);
-    else pending.push({ node, depth, hist, split });
-  };
-
-  let G0 = 0;
-  let H0 = 0;
-  for (let i = 0; i < data.m; i++) {
-    G0 += data.g[rows[i]];
-    H0 += data.h[rows[i]];
+  consider(node: number, depth: number, hist: Float64Array): void {
+    const split = emptySplit(this.data.mapper.maxBins);
+    findBestSplit(hist, this.data.mapper, this.data.features, this.nodeG[node], this.t.hessian[node], this.t.count[node], this.o, split);
+    if (split.feature < 0) this.pool.release(hist);
+    else this.pending.push({ node, depth, hist, split });
   }
-  addNode(0, data.m, G0, H0, data.m);
-  if (splittable(0, 0)) consider(0, 0, histogramOf(0));
 
-  let leaves = 1;
-  while (leaves < o.maxLeafNodes && pending.length > 0) {
-    throwIfAborted(signal);
-    let pick = 0;
-    for (let i = 1; i < pending.length; i++) if (pending[i].split.gain > pending[pick].split.gain) pick = i;
-    const p = pending[pick];
-    pending.splice(pick, 1);
-    const { node, split } = p;
-    const mid = partition(data, split.feature, split.goLeft, t.start[node], t.end[node]);
-    const L = addNode(t.start[node], mid, split.gl, split.hl, split.cl);
-    const R = addNode(mid, t.end[node], split.gr, split.hr, split.cr);
-    t.feature[node] = split.feature;
-    t.left[node] = L;
-    t.right[node] = R;
-    t.gain[node] = split.gain;
-    t.goLeft[node] = split.goLeft;
-    t.binThreshold[node] = split.binThreshold;
-    t.missingLeft[node] = split.missingLeft;
-    t.categorical[node] = split.categorical;
-    leaves++;
-    const parentHist = p.hist as Float64Array;
-    const depth = p.depth + 1;
-    const canL = leaves < o.maxLeafNodes && splittable(L, depth);
-    const canR = leaves < o.maxLeafNodes && splittable(R, depth);
-    if (!canL && !canR) {
-      pool.release(parentHist);
-      continue;
+  grow(signal: AbortFlag | undefined): GrownTree {
+    const { data, o, t, pool, pending } = this;
+    const { mapper, features, rows } = data;
+    let G0 = 0;
+    let H0 = 0;
+    for (let i = 0; i < data.m; i++) {
+      G0 += data.g[rows[i]];
+      H0 += data.h[rows[i]];
     }
-    const small = t.count[L] <= t.count[R] ? L : R;
-    const large = small === L ? R : L;
-    const smallHist = histogramOf(small);
-    subtractInto(parentHist, smallHist, mapper.maxBins, mapper.nBins, features);
-    const canSmall = small === L ? canL : canR;
-    const canLarge = small === L ? canR : canL;
-    if (canSmall) consider(small, depth, smallHist);
-    else pool.release(smallHist);
-    if (canLarge) consider(large, depth, parentHist);
-    else pool.release(parentHist);
+    this.addNode(0, data.m, G0, H0, data.m);
+    if (this.splittable(0, 0)) this.consider(0, 0, this.histogramOf(0));
+
+    let leaves = 1;
+    while (leaves < o.maxLeafNodes && pending.length > 0) {
+      throwIfAborted(signal);
+      let pick = 0;
+      for (let i = 1; i < pending.length; i++) if (pending[i].split.gain > pending[pick].split.gain) pick = i;
+      const p = pending[pick];
+      pending.splice(pick, 1);
+      const { node, split } = p;
+      const mid = partition(data.bins[split.feature], split.goLeft, rows, data.scratch, t.start[node], t.end[node]);
+      const L = this.addNode(t.start[node], mid, split.gl, split.hl, split.cl);
+      const R = this.addNode(mid, t.end[node], split.gr, split.hr, split.cr);
+      t.feature[node] = split.feature;
+      t.left[node] = L;
+      t.right[node] = R;
+      t.gain[node] = split.gain;
+      t.goLeft[node] = split.goLeft;
+      t.binThreshold[node] = split.binThreshold;
+      t.missingLeft[node] = split.missingLeft;
+      t.categorical[node] = split.categorical;
+      leaves++;
+      const parentHist = p.hist;
+      const depth = p.depth + 1;
+      const canL = leaves < o.maxLeafNodes && this.splittable(L, depth);
+      const canR = leaves < o.maxLeafNodes && this.splittable(R, depth);
+      if (!canL && !canR) {
+        pool.release(parentHist);
+        continue;
+      }
+      const small = t.count[L] <= t.count[R] ? L : R;
+      const large = small === L ? R : L;
+      const smallHist = this.histogramOf(small);
+      subtractInto(parentHist, smallHist, mapper.maxBins, mapper.nBins, features);
+      const canSmall = small === L ? canL : canR;
+      const canLarge = small === L ? canR : canL;
+      if (canSmall) this.consider(small, depth, smallHist);
+      else pool.release(smallHist);
+      if (canLarge) this.consider(large, depth, parentHist);
+      else pool.release(parentHist);
+    }
+    for (const p of pending) pool.release(p.hist);
+    return t;
   }
-  for (const p of pending) if (p.hist) pool.release(p.hist);
-  return t;
 }
 
-/** Stable partition of rows[start..end) by the split's bin table; returns the first right position. */
-function partition(data: GrowData, feature: number, goLeft: Uint8Array, start: number, end: number): number {
-  const col = data.bins[feature];
-  const rows = data.rows;
-  const scratch = data.scratch;
+/**
+ * Stable partition of rows[start..end) by the split's bin table; returns the first right position.
+ * Arrays come as arguments and the copy back is a plain loop: a hot function that stops at code
+ * it has never run (a property read, `set`) is deoptimised on every call.
+ */
+function partition(col: Uint8Array, goLeft: Uint8Array, rows: Int32Array, scratch: Int32Array, start: number, end: number): number {
   let l = start;
   let r = 0;
   // Branch-free: which side a row goes is a coin flip to the branch predictor.
@@ -180,7 +209,7 @@ function partition(data: GrowData, feature: number, goLeft: Uint8Array, start: n
     l += left;
     r += 1 - left;
   }
-  rows.set(scratch.subarray(0, r), l);
+  for (let j = 0; j < r; j++) rows[l + j] = scratch[j];
   return l;
 }
 

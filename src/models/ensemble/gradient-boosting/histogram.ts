@@ -30,6 +30,8 @@ function clearUsed(hist: Float64Array, maxBins: number, nBins: Int32Array, featu
  * The kernels take features four at a time: one load of a row's id, gradient and hessian
  * serves four bin columns, and four features' histograms (4 × 6 KB) still fit in L1.
  * Measured on 30,000 rows × 20 features: 2.2 ms a build against 4.3 ms one feature at a time.
+ * Each kernel is its own small function: a driver loop that reaches code it has not run yet
+ * (the leftover features) is deoptimised, and that must not throw away the kernels' code.
  */
 
 /**
@@ -52,48 +54,63 @@ export function buildHistogram(
 ): void {
   clearUsed(hist, maxBins, nBins, features);
   const width = (maxBins + 1) * SLOTS;
-  const m = end - start;
-  let q = 0;
-  for (; q + 3 < features.length; q += 4) {
-    const c0 = bins[features[q]];
-    const c1 = bins[features[q + 1]];
-    const c2 = bins[features[q + 2]];
-    const c3 = bins[features[q + 3]];
-    const b0 = features[q] * width;
-    const b1 = features[q + 1] * width;
-    const b2 = features[q + 2] * width;
-    const b3 = features[q + 3] * width;
-    for (let i = 0; i < m; i++) {
-      const r = rows[start + i];
-      const gi = og[i];
-      const hi = oh[i];
-      let k = b0 + c0[r] * SLOTS;
-      hist[k] += gi;
-      hist[k + 1] += hi;
-      hist[k + 2] += 1;
-      k = b1 + c1[r] * SLOTS;
-      hist[k] += gi;
-      hist[k + 1] += hi;
-      hist[k + 2] += 1;
-      k = b2 + c2[r] * SLOTS;
-      hist[k] += gi;
-      hist[k + 1] += hi;
-      hist[k + 2] += 1;
-      k = b3 + c3[r] * SLOTS;
-      hist[k] += gi;
-      hist[k + 1] += hi;
-      hist[k + 2] += 1;
-    }
+  const nf = features.length;
+  const full = nf - (nf % 4);
+  for (let q = 0; q < full; q += 4) {
+    const f0 = features[q];
+    const f1 = features[q + 1];
+    const f2 = features[q + 2];
+    const f3 = features[q + 3];
+    rowsKernel4(hist, bins[f0], bins[f1], bins[f2], bins[f3], f0 * width, f1 * width, f2 * width, f3 * width, rows, start, end - start, og, oh);
   }
-  for (; q < features.length; q++) {
-    const c = bins[features[q]];
-    const b = features[q] * width;
-    for (let i = 0; i < m; i++) {
-      const k = b + c[rows[start + i]] * SLOTS;
-      hist[k] += og[i];
-      hist[k + 1] += oh[i];
-      hist[k + 2] += 1;
-    }
+  for (let q = full; q < nf; q++) rowsKernel1(hist, bins[features[q]], features[q] * width, rows, start, end - start, og, oh);
+}
+
+function rowsKernel4(
+  hist: Float64Array,
+  c0: Uint8Array,
+  c1: Uint8Array,
+  c2: Uint8Array,
+  c3: Uint8Array,
+  b0: number,
+  b1: number,
+  b2: number,
+  b3: number,
+  rows: Int32Array,
+  start: number,
+  m: number,
+  og: Float64Array,
+  oh: Float64Array,
+): void {
+  for (let i = 0; i < m; i++) {
+    const r = rows[start + i];
+    const gi = og[i];
+    const hi = oh[i];
+    let k = b0 + c0[r] * SLOTS;
+    hist[k] += gi;
+    hist[k + 1] += hi;
+    hist[k + 2] += 1;
+    k = b1 + c1[r] * SLOTS;
+    hist[k] += gi;
+    hist[k + 1] += hi;
+    hist[k + 2] += 1;
+    k = b2 + c2[r] * SLOTS;
+    hist[k] += gi;
+    hist[k + 1] += hi;
+    hist[k + 2] += 1;
+    k = b3 + c3[r] * SLOTS;
+    hist[k] += gi;
+    hist[k + 1] += hi;
+    hist[k + 2] += 1;
+  }
+}
+
+function rowsKernel1(hist: Float64Array, c: Uint8Array, b: number, rows: Int32Array, start: number, m: number, og: Float64Array, oh: Float64Array): void {
+  for (let i = 0; i < m; i++) {
+    const k = b + c[rows[start + i]] * SLOTS;
+    hist[k] += og[i];
+    hist[k + 1] += oh[i];
+    hist[k + 2] += 1;
   }
 }
 
@@ -125,47 +142,48 @@ export function buildRootHistogram(
 ): void {
   clearUsed(hist, maxBins, nBins, features);
   const width = (maxBins + 1) * SLOTS;
-  const n = g.length;
-  let q = 0;
-  for (; q + 3 < features.length; q += 4) {
-    const c0 = bins[features[q]];
-    const c1 = bins[features[q + 1]];
-    const c2 = bins[features[q + 2]];
-    const c3 = bins[features[q + 3]];
-    const b0 = features[q] * width;
-    const b1 = features[q + 1] * width;
-    const b2 = features[q + 2] * width;
-    const b3 = features[q + 3] * width;
-    for (let i = 0; i < n; i++) {
-      const gi = g[i];
-      const hi = h[i];
-      let k = b0 + c0[i] * SLOTS;
-      hist[k] += gi;
-      hist[k + 1] += hi;
-      k = b1 + c1[i] * SLOTS;
-      hist[k] += gi;
-      hist[k + 1] += hi;
-      k = b2 + c2[i] * SLOTS;
-      hist[k] += gi;
-      hist[k + 1] += hi;
-      k = b3 + c3[i] * SLOTS;
-      hist[k] += gi;
-      hist[k + 1] += hi;
-    }
+  const nf = features.length;
+  const full = nf - (nf % 4);
+  for (let q = 0; q < full; q += 4) {
+    const f0 = features[q];
+    const f1 = features[q + 1];
+    const f2 = features[q + 2];
+    const f3 = features[q + 3];
+    rootKernel4(hist, bins[f0], bins[f1], bins[f2], bins[f3], f0 * width, f1 * width, f2 * width, f3 * width, g, h);
   }
-  for (; q < features.length; q++) {
-    const c = bins[features[q]];
-    const b = features[q] * width;
-    for (let i = 0; i < n; i++) {
-      const k = b + c[i] * SLOTS;
-      hist[k] += g[i];
-      hist[k + 1] += h[i];
-    }
-  }
-  for (let q = 0; q < features.length; q++) {
+  for (let q = full; q < nf; q++) rootKernel1(hist, bins[features[q]], features[q] * width, g, h);
+  for (let q = 0; q < nf; q++) {
     const base = features[q] * width;
     for (let k = base + 2; k < base + nBins[features[q]] * SLOTS; k += SLOTS) hist[k] = counts[k];
     hist[base + maxBins * SLOTS + 2] = counts[base + maxBins * SLOTS + 2];
+  }
+}
+
+function rootKernel4(hist: Float64Array, c0: Uint8Array, c1: Uint8Array, c2: Uint8Array, c3: Uint8Array, b0: number, b1: number, b2: number, b3: number, g: Float64Array, h: Float64Array): void {
+  const n = g.length;
+  for (let i = 0; i < n; i++) {
+    const gi = g[i];
+    const hi = h[i];
+    let k = b0 + c0[i] * SLOTS;
+    hist[k] += gi;
+    hist[k + 1] += hi;
+    k = b1 + c1[i] * SLOTS;
+    hist[k] += gi;
+    hist[k + 1] += hi;
+    k = b2 + c2[i] * SLOTS;
+    hist[k] += gi;
+    hist[k + 1] += hi;
+    k = b3 + c3[i] * SLOTS;
+    hist[k] += gi;
+    hist[k + 1] += hi;
+  }
+}
+
+function rootKernel1(hist: Float64Array, c: Uint8Array, b: number, g: Float64Array, h: Float64Array): void {
+  for (let i = 0; i < g.length; i++) {
+    const k = b + c[i] * SLOTS;
+    hist[k] += g[i];
+    hist[k + 1] += h[i];
   }
 }
 
