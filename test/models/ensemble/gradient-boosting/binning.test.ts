@@ -67,3 +67,13 @@ test("categorical columns bin by code; beyond max_bins levels the rarest are poo
   assert.deepEqual(Array.from(narrow.levelBin[0] as Int32Array), [-1, -1, 0, 1]);
   assert.deepEqual(Array.from(applyBins(narrow, cols, rows)[0]), [2, 2, 2, 0, 0, 0, 1, 1, 1, 1, 2]);
 });
+
+test("applyBins agrees with binOf on every value, missing cells in the missing bin", () => {
+  fc.assert(
+    fc.property(fc.array(fc.oneof(fc.double({ min: -1e3, max: 1e3, noNaN: true }), fc.constant(NaN)), { minLength: 1, maxLength: 400 }), fc.integer({ min: 2, max: 255 }), (values, maxBins) => {
+      const { mapper, bins } = bin(values, maxBins);
+      const t = mapper.thresholds[0] as Float64Array;
+      values.forEach((x, i) => assert.equal(bins[i], Number.isNaN(x) ? maxBins : binOf(t, x)));
+    }),
+  );
+});
