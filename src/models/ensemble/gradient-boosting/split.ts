@@ -117,11 +117,17 @@ export function findBestSplit(hist: Float64Array, mapper: BinMapper, features: I
     let gl = 0;
     let hl = 0;
     let cl = 0;
+    const minLeaf = o.minSamplesLeaf;
     for (let b = 0; b + 1 < nb; b++) {
       const k = base + b * SLOTS;
+      // An empty bin repeats the previous boundary's split, which a strictly better gain never replaces.
+      if (hist[k + 2] === 0) continue;
       gl += hist[k];
       hl += hist[k + 1];
       cl += hist[k + 2];
+      if (cl + cm < minLeaf) continue;
+      // The left side only grows from here: once the right is too small, it stays so.
+      if (C - cl < minLeaf) break;
       consider(f, gl, hl, cl, false, b, false, cm === 0);
       if (cm > 0) consider(f, gl + gm, hl + hm, cl + cm, false, b, true, false);
     }
