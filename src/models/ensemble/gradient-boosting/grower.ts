@@ -179,13 +179,14 @@ class Grower {
       const small = t.count[L] <= t.count[R] ? L : R;
       const large = small === L ? R : L;
       const smallHist = this.histogramOf(small);
-      subtractInto(parentHist, smallHist, mapper.maxBins, mapper.nBins, features);
       const canSmall = small === L ? canL : canR;
       const canLarge = small === L ? canR : canL;
+      // The sibling by subtraction only when it may split; the smaller child's split is looked up first (ties go to it).
+      if (canLarge) subtractInto(parentHist, smallHist, mapper.maxBins, mapper.nBins, features);
+      else pool.release(parentHist);
       if (canSmall) this.consider(small, depth, smallHist);
       else pool.release(smallHist);
       if (canLarge) this.consider(large, depth, parentHist);
-      else pool.release(parentHist);
     }
     for (const p of pending) pool.release(p.hist);
     return t;
