@@ -249,8 +249,26 @@ function keptMembers(spec: unknown, count: number, rows: number, shape: MemorySh
   return { path, bytes: count * each, what: `${count.toLocaleString("en")} fitted members` };
 }
 
+/**
+ * gradient_boosting: the Uint8Array bin columns, per-row raw scores, gradients and
+ * hessians (one set per tree of an iteration), the binning's sorted copy of one column,
+ * a histogram (features × 256 bins × 3 sums) per pending leaf, and the trees.
+ */
+const gradientBoosting: FamilyEstimate = (_algorithm, params, shape) => {
+  const { rows: n, features: p } = shape;
+  const outputs = shape.classes > 2 ? shape.classes : 1;
+  const leaves = Math.max(2, Math.min(num(params, "max_leaf_nodes", 31), Math.ceil(n / Math.max(1, num(params, "min_samples_leaf", 20)))));
+  const trees = num(params, "max_iter", 100) * outputs;
+  return [
+    { path: "features", bytes: n * p + values(n * (5 * outputs + 6)), what: `bin columns and per-row scores, gradients and hessians (${n} rows × ${p} features)` },
+    { path: "params.max_leaf_nodes", bytes: leaves * values(p * 256 * 3), what: `histograms of up to ${leaves.toLocaleString("en")} leaves × ${p} features` },
+    { path: "params.max_iter", bytes: trees * (2 * leaves) * 80, what: `${trees.toLocaleString("en")} trees of up to ${leaves.toLocaleString("en")} leaves` },
+  ];
+};
+
 /** One function per ensemble algorithm (ensemble/): members are fitted one at a time, and all are kept. */
 const ENSEMBLE: Readonly<Record<string, FamilyEstimate>> = {
+  gradient_boosting: gradientBoosting,
   random_forest: (_algorithm, params, shape) => {
     const n = shape.rows;
     const trees = num(params, "n_estimators", 100);

@@ -2,6 +2,7 @@
 import type { Algorithm } from "./contract.js";
 import { baseline } from "./baseline/baseline.js";
 import { bayesAlgorithms } from "./bayes/index.js";
+import { gradientBoosting } from "./ensemble/gradient-boosting/gradient-boosting.js";
 import { c45 } from "./tree/c45.js";
 import { cart } from "./tree/cart.js";
 import { id3 } from "./tree/id3.js";
@@ -24,7 +25,7 @@ import { stacking } from "./ensemble/stacking.js";
  * must not read the other's exports while it is still being evaluated.
  */
 function all(): readonly Algorithm[] {
-  return [baseline, id3, c45, cart, obliqueTree, ...linearAlgorithms, mlp, svm, svr, randomForest, bagging, adaboost, voting, stacking, ...clusterAlgorithms, labelPropagation, labelSpreading, selfTraining, ...bayesAlgorithms];
+  return [baseline, id3, c45, cart, obliqueTree, ...linearAlgorithms, mlp, svm, svr, randomForest, bagging, adaboost, voting, stacking, gradientBoosting, ...clusterAlgorithms, labelPropagation, labelSpreading, selfTraining, ...bayesAlgorithms];
 }
 
 let byName: Map<string, Algorithm> | null = null;

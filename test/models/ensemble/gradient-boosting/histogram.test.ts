@@ -1,0 +1,90 @@
+/**
+ * The fast histogram path (gathered gradients, four features a pass, stale pooled
+ * buffers, the sibling by subtraction) equals the plain definition, for any bins,
+ * gradients, row subsets and splits (scikit-learn tests its histogram.pyx the same way).
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { buildHistogram, buildRootHistogram, countHistogram, histogramSize, HistogramPool, naiveHistogram, SLOTS, subtractInto } from "../../../../src/models/ensemble/gradient-boosting/histogram.js";
+
+const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * (1 + Math.abs(a) + Math.abs(b));
+
+/** Compares the used bins (real bins 0..nBins-1 and the missing bin) of every feature. */
+function assertSameUsed(fast: Float64Array, naive: Float64Array, maxBins: number, nBins: Int32Array, features: Int32Array): void {
+  const stride = maxBins + 1;
+  for (const f of features) {
+    for (let b = 0; b < stride; b++) {
+      if (b >= nBins[f] && b !== maxBins) continue;
+      for (let s = 0; s < SLOTS; s++) {
+        const k = (f * stride + b) * SLOTS + s;
+        assert.ok(close(fast[k], naive[k]), `feature ${f} bin ${b} slot ${s}: ${fast[k]} vs ${naive[k]}`);
+      }
+    }
+  }
+}
+
+const problem = fc
+  .record({ maxBins: fc.integer({ min: 2, max: 12 }), d: fc.integer({ min: 1, max: 9 }), n: fc.integer({ min: 1, max: 60 }), seed: fc.integer() })
+  .chain(({ maxBins, d, n }) =>
+    fc.record({
+      maxBins: fc.constant(maxBins),
+      nBins: fc.array(fc.integer({ min: 1, max: maxBins }), { minLength: d, maxLength: d }),
+      cells: fc.array(fc.array(fc.nat(), { minLength: n, maxLength: n }), { minLength: d, maxLength: d }),
+      g: fc.array(fc.double({ min: -10, max: 10, noNaN: true }), { minLength: n, maxLength: n }),
+      h: fc.array(fc.double({ min: 0, max: 5, noNaN: true }), { minLength: n, maxLength: n }),
+      inNode: fc.array(fc.boolean(), { minLength: n, maxLength: n }),
+      goesLeft: fc.array(fc.boolean(), { minLength: n, maxLength: n }),
+      unitHessian: fc.boolean(),
+      skip: fc.array(fc.boolean(), { minLength: d, maxLength: d }),
+    }),
+  );
+
+test("built histograms and subtracted siblings equal the naive sums", () => {
+  fc.assert(
+    fc.property(problem, ({ maxBins, nBins: nb, cells, g, h: hRaw, inNode, goesLeft, unitHessian, skip }) => {
+      const nBins = Int32Array.from(nb);
+      const d = nBins.length;
+      // Bin values inside each feature's real bins, or the missing bin.
+      const bins = cells.map((col, f) => Uint8Array.from(col, (c) => (c % (nBins[f] + 1) === nBins[f] ? maxBins : c % nBins[f])));
+      const h = unitHessian ? hRaw.map(() => 1) : hRaw;
+      const node = Int32Array.from(inNode.flatMap((x, i) => (x ? [i] : [])));
+      const left = Int32Array.from(Array.from(node).filter((r) => goesLeft[r]));
+      const right = Int32Array.from(Array.from(node).filter((r) => !goesLeft[r]));
+      // A feature sample (colsample): skipped features are neither built nor compared.
+      const features = Int32Array.from(Array.from({ length: d }, (_, f) => f).filter((f) => !skip[f]));
+      const pool = new HistogramPool(histogramSize(d, maxBins));
+      // Stale contents in the pooled buffers: the build must not depend on them.
+      const dirty = pool.acquire();
+      dirty.fill(123.5);
+      pool.release(dirty);
+      const build = (rows: Int32Array) => {
+        const hist = pool.acquire();
+        const og = Float64Array.from(rows, (r) => g[r]);
+        const oh = Float64Array.from(rows, (r) => h[r]);
+        buildHistogram(hist, bins, maxBins, nBins, features, rows, 0, rows.length, og, oh);
+        return hist;
+      };
+      const root = pool.acquire();
+      buildRootHistogram(root, bins, maxBins, nBins, features, Float64Array.from(g), Float64Array.from(h), countHistogram(bins, maxBins));
+      assertSameUsed(root, naiveHistogram(bins, maxBins, Array.from(g, (_, i) => i), g, h), maxBins, nBins, features);
+      const parent = build(node);
+      assertSameUsed(parent, naiveHistogram(bins, maxBins, node, g, h), maxBins, nBins, features);
+      const small = build(left);
+      assertSameUsed(small, naiveHistogram(bins, maxBins, left, g, h), maxBins, nBins, features);
+      subtractInto(parent, small, maxBins, nBins, features);
+      assertSameUsed(parent, naiveHistogram(bins, maxBins, right, g, h), maxBins, nBins, features);
+    }),
+    { numRuns: 200 },
+  );
+});
+
+test("rows outside a node's range are not counted", () => {
+  const bins = [Uint8Array.of(0, 1, 1, 0, 2)];
+  const nBins = Int32Array.of(2);
+  const rows = Int32Array.of(4, 1, 2, 0, 3);
+  const hist = new Float64Array(histogramSize(1, 2));
+  // rows[1..3) = rows 1 and 2, both in bin 1.
+  buildHistogram(hist, bins, 2, nBins, Int32Array.of(0), rows, 1, 3, Float64Array.of(0.5, 0.25), Float64Array.of(1, 2));
+  assert.deepEqual(Array.from(hist.subarray(0, 9)), [0, 0, 0, 0.75, 3, 2, 0, 0, 0]);
+});
