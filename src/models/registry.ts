@@ -7,10 +7,11 @@ import { id3 } from "./tree/id3.js";
 import { obliqueTree } from "./tree/oblique-tree.js";
 import { linearAlgorithms } from "./linear/index.js";
 import { mlp } from "./neural/mlp.js";
+import { knn } from "./neighbors/knn.js";
 import { svm } from "./svm/svm.js";
 import { svr } from "./svm/svr.js";
 
-const algorithms: readonly Algorithm[] = [baseline, id3, c45, cart, obliqueTree, ...linearAlgorithms, mlp, svm, svr];
+const algorithms: readonly Algorithm[] = [baseline, id3, c45, cart, obliqueTree, ...linearAlgorithms, mlp, svm, svr, knn];
 
 const byName = new Map(algorithms.map((a) => [a.name, a]));
 

@@ -56,7 +56,7 @@ test("every registered algorithm declares scaleSensitive", () => {
     .filter((a) => a.scaleSensitive)
     .map((a) => a.name)
     .sort();
-  assert.deepEqual(sensitive, ["elastic_net", "lasso", "logistic_regression", "mlp", "perceptron", "ridge", "softmax_regression", "svm", "svr"]);
+  assert.deepEqual(sensitive, ["elastic_net", "knn", "lasso", "logistic_regression", "mlp", "perceptron", "ridge", "softmax_regression", "svm", "svr"]);
 });
 
 describe("declared insensitive: the same predictions in other units", () => {

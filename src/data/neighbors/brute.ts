@@ -1,0 +1,115 @@
+/**
+ * Blocked brute force: every query against every row, in blocks that keep a
+ * block of training rows in cache while a block of queries passes over it.
+ *
+ * Euclidean uses ‖q − x‖² = ‖q‖² + ‖x‖² − 2 q·x with the rows' squared norms
+ * computed once per index, so the inner loop is a dot product that shares each
+ * training value between four queries (as scikit-learn's brute force uses GEMM).
+ * The expansion loses digits when q and x are close, so the k rows it selects are
+ * re-measured directly before sorting: returned distances are exact, only the
+ * choice among near-ties at the k-th place can differ from a direct computation.
+ * Every other metric (including fitted ones such as VDM) is computed directly.
+ */
+import { euclidean, type RowMetric } from "./metric.js";
+import type { NeighborHeap } from "./heap.js";
+
+const QUERY_BLOCK = 64;
+const ROW_BLOCK = 256;
+
+export function squaredNorms(data: Float64Array, n: number, d: number): Float64Array {
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let s = 0;
+    for (let j = i * d, e = j + d; j < e; j++) s += data[j] * data[j];
+    out[i] = s;
+  }
+  return out;
+}
+
+/** Fills heap (queries 0..m−1 of Q) with the k best rows of `data`. */
+export function bruteKnn(data: Float64Array, n: number, d: number, metric: RowMetric, norms: Float64Array | null, Q: Float64Array, m: number, heap: NeighborHeap): void {
+  if (metric === euclidean && norms) {
+    expandedKnn(data, n, d, norms, Q, m, heap);
+    return;
+  }
+  for (let q0 = 0; q0 < m; q0 += QUERY_BLOCK) {
+    const q1 = Math.min(m, q0 + QUERY_BLOCK);
+    for (let r0 = 0; r0 < n; r0 += ROW_BLOCK) {
+      const r1 = Math.min(n, r0 + ROW_BLOCK);
+      for (let q = q0; q < q1; q++) for (let r = r0; r < r1; r++) heap.push(q, metric.reduced(Q, q, data, r, d), r);
+    }
+  }
+}
+
+function expandedKnn(data: Float64Array, n: number, d: number, norms: Float64Array, Q: Float64Array, m: number, heap: NeighborHeap): void {
+  const qn = squaredNorms(Q, m, d);
+  for (let q0 = 0; q0 < m; q0 += QUERY_BLOCK) {
+    const q1 = Math.min(m, q0 + QUERY_BLOCK);
+    for (let r0 = 0; r0 < n; r0 += ROW_BLOCK) {
+      const r1 = Math.min(n, r0 + ROW_BLOCK);
+      let q = q0;
+      for (; q + 4 <= q1; q += 4) fourQueries(data, d, norms, Q, qn, q, r0, r1, heap);
+      for (; q < q1; q++) {
+        const qo = q * d;
+        for (let r = r0; r < r1; r++) {
+          const ro = r * d;
+          let dot = 0;
+          for (let j = 0; j < d; j++) dot += Q[qo + j] * data[ro + j];
+          const v = qn[q] + norms[r] - 2 * dot;
+          heap.push(q, v > 0 ? v : 0, r);
+        }
+      }
+    }
+  }
+  remeasure(data, d, Q, m, heap);
+}
+
+/** Four queries against rows [r0, r1): each training value is loaded once for four dot products. */
+function fourQueries(data: Float64Array, d: number, norms: Float64Array, Q: Float64Array, qn: Float64Array, q: number, r0: number, r1: number, heap: NeighborHeap): void {
+  const o0 = q * d;
+  const o1 = o0 + d;
+  const o2 = o1 + d;
+  const o3 = o2 + d;
+  const n0 = qn[q];
+  const n1 = qn[q + 1];
+  const n2 = qn[q + 2];
+  const n3 = qn[q + 3];
+  for (let r = r0; r < r1; r++) {
+    const ro = r * d;
+    let a0 = 0;
+    let a1 = 0;
+    let a2 = 0;
+    let a3 = 0;
+    for (let j = 0; j < d; j++) {
+      const x = data[ro + j];
+      a0 += Q[o0 + j] * x;
+      a1 += Q[o1 + j] * x;
+      a2 += Q[o2 + j] * x;
+      a3 += Q[o3 + j] * x;
+    }
+    const nr = norms[r];
+    const v0 = n0 + nr - 2 * a0;
+    const v1 = n1 + nr - 2 * a1;
+    const v2 = n2 + nr - 2 * a2;
+    const v3 = n3 + nr - 2 * a3;
+    // Most rows lose to the current k-th: test before the call.
+    if (v0 <= heap.dist[q * heap.k]) heap.push(q, v0 > 0 ? v0 : 0, r);
+    if (v1 <= heap.dist[(q + 1) * heap.k]) heap.push(q + 1, v1 > 0 ? v1 : 0, r);
+    if (v2 <= heap.dist[(q + 2) * heap.k]) heap.push(q + 2, v2 > 0 ? v2 : 0, r);
+    if (v3 <= heap.dist[(q + 3) * heap.k]) heap.push(q + 3, v3 > 0 ? v3 : 0, r);
+  }
+}
+
+/** Replaces the expanded values of the selected rows by direct squared distances (sorting follows). */
+function remeasure(data: Float64Array, d: number, Q: Float64Array, m: number, heap: NeighborHeap): void {
+  const k = heap.k;
+  for (let q = 0; q < m; q++) for (let s = q * k, e = s + k; s < e; s++) heap.dist[s] = euclidean.reduced(Q, q, data, heap.idx[s], d);
+}
+
+/** Rows within reduced distance rr of query q, computed directly (inclusive bound). */
+export function bruteRadius(data: Float64Array, n: number, d: number, metric: RowMetric, Q: Float64Array, q: number, rr: number, found: (row: number, reduced: number) => void): void {
+  for (let r = 0; r < n; r++) {
+    const v = metric.reduced(Q, q, data, r, d);
+    if (v <= rr) found(r, v);
+  }
+}
