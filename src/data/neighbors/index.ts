@@ -124,3 +124,4 @@ export function buildIndex(data: Float64Array, n: number, d: number, options: In
 
 export { NeighborHeap } from "./heap.js";
 export * from "./metric.js";
+export { nodeCount as nodeCountFor } from "./tree.js";
