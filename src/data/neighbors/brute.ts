@@ -12,9 +12,11 @@
  */
 import { euclidean, type RowMetric } from "./metric.js";
 import type { NeighborHeap } from "./heap.js";
+import { createDotKernel, type DotKernel } from "./simd-dot.js";
 
 const QUERY_BLOCK = 64;
-const ROW_BLOCK = 256;
+/** Rows per block: 1024 rows of 20 doubles is 160 KiB, within a core's L2 cache. */
+const ROW_BLOCK = 1024;
 
 export function squaredNorms(data: Float64Array, n: number, d: number): Float64Array {
   const out = new Float64Array(n);
@@ -26,10 +28,42 @@ export function squaredNorms(data: Float64Array, n: number, d: number): Float64A
   return out;
 }
 
+/** What euclidean brute force precomputes once per index: the rows' squared norms and, with WebAssembly SIMD, the rows in the kernel's memory. */
+export interface EuclideanRows {
+  readonly data: Float64Array;
+  readonly n: number;
+  readonly d: number;
+  readonly norms: Float64Array;
+  readonly simd: SimdRows | null;
+}
+
+interface SimdRows {
+  readonly kernel: DotKernel;
+  /** Coordinates per row in the kernel's memory: d rounded up to even (a zero pad). */
+  readonly dp: number;
+  /** Byte offsets of the rows, the interleaved query blocks and the output block. */
+  readonly queries: number;
+  readonly out: number;
+}
+
+export function prepareEuclidean(data: Float64Array, n: number, d: number): EuclideanRows {
+  const norms = squaredNorms(data, n, d);
+  const dp = d + (d & 1);
+  const rowBytes = n * dp * 8;
+  const queryBytes = QUERY_BLOCK * dp * 8;
+  const kernel = createDotKernel(rowBytes + queryBytes + ROW_BLOCK * 4 * 8);
+  if (!kernel) return { data, n, d, norms, simd: null };
+  const mem = new Float64Array(kernel.memory.buffer, 0, n * dp);
+  for (let i = 0; i < n; i++) mem.set(data.subarray(i * d, i * d + d), i * dp);
+  return { data, n, d, norms, simd: { kernel, dp, queries: rowBytes, out: rowBytes + queryBytes } };
+}
+
 /** Fills heap (queries 0..m−1 of Q) with the k best rows of `data`. */
-export function bruteKnn(data: Float64Array, n: number, d: number, metric: RowMetric, norms: Float64Array | null, Q: Float64Array, m: number, heap: NeighborHeap): void {
-  if (metric === euclidean && norms) {
-    expandedKnn(data, n, d, norms, Q, m, heap);
+export function bruteKnn(data: Float64Array, n: number, d: number, metric: RowMetric, prepared: EuclideanRows | null, Q: Float64Array, m: number, heap: NeighborHeap): void {
+  if (metric === euclidean && prepared) {
+    if (prepared.simd) simdKnn(prepared, prepared.simd, Q, m, heap);
+    else expandedKnn(data, n, d, prepared.norms, Q, m, heap);
+    remeasure(data, d, Q, m, heap);
     return;
   }
   for (let q0 = 0; q0 < m; q0 += QUERY_BLOCK) {
@@ -37,6 +71,55 @@ export function bruteKnn(data: Float64Array, n: number, d: number, metric: RowMe
     for (let r0 = 0; r0 < n; r0 += ROW_BLOCK) {
       const r1 = Math.min(n, r0 + ROW_BLOCK);
       for (let q = q0; q < q1; q++) for (let r = r0; r < r1; r++) heap.push(q, metric.reduced(Q, q, data, r, d), r);
+    }
+  }
+}
+
+/**
+ * The same blocking with the SIMD kernel: a block of up to 64 queries is written
+ * once, interleaved in groups of four, then each block of training rows (kept in
+ * cache) is passed by every group, and the four dot products per row are turned
+ * into squared distances and offered to the heaps here.
+ */
+function simdKnn(rows: EuclideanRows, s: SimdRows, Q: Float64Array, m: number, heap: NeighborHeap): void {
+  const { n, d, norms } = rows;
+  const { kernel, dp } = s;
+  const mem = new Float64Array(kernel.memory.buffer);
+  const qBase = s.queries / 8;
+  const outBase = s.out / 8;
+  const rowBytes = dp * 8;
+  const qn = squaredNorms(Q, m, d);
+  const k = heap.k;
+  const dist = heap.dist;
+  for (let q0 = 0; q0 < m; q0 += QUERY_BLOCK) {
+    const q1 = Math.min(m, q0 + QUERY_BLOCK);
+    const groups = Math.ceil((q1 - q0) / 4);
+    mem.fill(0, qBase, qBase + groups * 4 * dp);
+    for (let q = q0; q < q1; q++) {
+      const g = (q - q0) >> 2;
+      const i = (q - q0) & 3;
+      const base = qBase + g * 4 * dp;
+      for (let j = 0; j < d; j++) mem[base + 8 * (j >> 1) + 2 * i + (j & 1)] = Q[q * d + j];
+    }
+    for (let r0 = 0; r0 < n; r0 += ROW_BLOCK) {
+      const r1 = Math.min(n, r0 + ROW_BLOCK);
+      for (let g = 0; g < groups; g++) {
+        kernel.dots4(r0 * rowBytes, r1 - r0, rowBytes, s.queries + g * 4 * dp * 8, s.out);
+        const first = q0 + 4 * g;
+        const last = Math.min(q1, first + 4);
+        for (let q = first; q < last; q++) {
+          const lane = q - first;
+          const nq = qn[q];
+          let top = dist[q * k];
+          for (let r = r0; r < r1; r++) {
+            const v = nq + norms[r] - 2 * mem[outBase + 4 * (r - r0) + lane];
+            if (v <= top) {
+              heap.push(q, v > 0 ? v : 0, r);
+              top = dist[q * k];
+            }
+          }
+        }
+      }
     }
   }
 }
@@ -61,7 +144,6 @@ function expandedKnn(data: Float64Array, n: number, d: number, norms: Float64Arr
       }
     }
   }
-  remeasure(data, d, Q, m, heap);
 }
 
 /** Four queries against rows [r0, r1): each training value is loaded once for four dot products. */

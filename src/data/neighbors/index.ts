@@ -12,7 +12,7 @@
  * `auto` follows scikit-learn: brute force above 15 dimensions, or for a metric the
  * trees cannot bound (vdm, hvdm: brute force only), otherwise the kd-tree.
  */
-import { bruteKnn, bruteRadius, squaredNorms } from "./brute.js";
+import { bruteKnn, bruteRadius, prepareEuclidean, type EuclideanRows } from "./brute.js";
 import { NeighborHeap } from "./heap.js";
 import type { RowMetric } from "./metric.js";
 import { buildTree, treeKnn, treeRadius, type BinaryTree } from "./tree.js";
@@ -68,7 +68,7 @@ export function buildIndex(data: Float64Array, n: number, d: number, options: In
   const metric = options.metric;
   const algorithm = resolveAlgorithm(options.algorithm, d, metric);
   const tree: BinaryTree | null = algorithm === "brute" || n === 0 ? null : buildTree(algorithm, data, n, d, options.leafSize, metric);
-  let norms: Float64Array | null = null;
+  let prepared: EuclideanRows | null = null;
   const checkQueries = (Q: Float64Array, m: number) => {
     if (Q.length !== m * d) throw new RangeError(`queries have ${Q.length} values, not ${m} × ${d}`);
   };
@@ -84,8 +84,8 @@ export function buildIndex(data: Float64Array, n: number, d: number, options: In
       if (tree) {
         for (let q = 0; q < m; q++) treeKnn(tree, Q, q, heap);
       } else {
-        if (metric.p === 2 && norms === null) norms = squaredNorms(data, n, d);
-        bruteKnn(data, n, d, metric, norms, Q, m, heap);
+        if (metric.p === 2 && prepared === null) prepared = prepareEuclidean(data, n, d);
+        bruteKnn(data, n, d, metric, prepared, Q, m, heap);
       }
       heap.sort();
       const distances = heap.dist;

@@ -38,7 +38,7 @@ for (const [name, data] of Object.entries(fixture.datasets)) {
         if (tiedAtK(c.distances[i], c.params.n_neighbors)) continue;
         compared++;
         if (pred.task === "classification") {
-          const classes = (real.train.target as { classes: string[] }).classes;
+          const classes = (real.train.target as unknown as { classes: string[] }).classes;
           assert.equal(classes[pred.labels[i]], c.predictions[i], `${label}: test row ${i}`);
           const K = classes.length;
           c.classes!.forEach((cls, j) => {
