@@ -41,21 +41,25 @@ interface SimdRows {
   readonly kernel: DotKernel;
   /** Coordinates per row in the kernel's memory: d rounded up to even (a zero pad). */
   readonly dp: number;
-  /** Byte offsets of the rows, the interleaved query blocks and the output block. */
+  /** Byte offsets in the kernel's memory: rows at 0, then their norms, the interleaved query block, the parameters, the candidates. */
+  readonly norms: number;
   readonly queries: number;
-  readonly out: number;
+  readonly prm: number;
+  readonly cand: number;
 }
 
 export function prepareEuclidean(data: Float64Array, n: number, d: number): EuclideanRows {
   const norms = squaredNorms(data, n, d);
   const dp = d + (d & 1);
-  const rowBytes = n * dp * 8;
-  const queryBytes = QUERY_BLOCK * dp * 8;
-  const kernel = createDotKernel(rowBytes + queryBytes + ROW_BLOCK * 4 * 8);
+  const layout = { norms: n * dp * 8, queries: n * dp * 8 + n * 8, prm: 0, cand: 0 };
+  layout.prm = layout.queries + QUERY_BLOCK * dp * 8;
+  layout.cand = layout.prm + 64;
+  const kernel = createDotKernel(layout.cand + ROW_BLOCK * 4 * 16);
   if (!kernel) return { data, n, d, norms, simd: null };
-  const mem = new Float64Array(kernel.memory.buffer, 0, n * dp);
+  const mem = new Float64Array(kernel.memory.buffer);
   for (let i = 0; i < n; i++) mem.set(data.subarray(i * d, i * d + d), i * dp);
-  return { data, n, d, norms, simd: { kernel, dp, queries: rowBytes, out: rowBytes + queryBytes } };
+  mem.set(norms, layout.norms / 8);
+  return { data, n, d, norms, simd: { kernel, dp, ...layout } };
 }
 
 /** Fills heap (queries 0..m−1 of Q) with the k best rows of `data`. */
@@ -77,16 +81,18 @@ export function bruteKnn(data: Float64Array, n: number, d: number, metric: RowMe
 
 /**
  * The same blocking with the SIMD kernel: a block of up to 64 queries is written
- * once, interleaved in groups of four, then each block of training rows (kept in
- * cache) is passed by every group, and the four dot products per row are turned
- * into squared distances and offered to the heaps here.
+ * once, interleaved in groups of four; each block of training rows (kept in
+ * cache) is then passed by every group, with each query's current k-th distance
+ * as its threshold (a stale, larger threshold only lets more candidates through),
+ * and the few candidates are offered to the heaps here.
  */
 function simdKnn(rows: EuclideanRows, s: SimdRows, Q: Float64Array, m: number, heap: NeighborHeap): void {
-  const { n, d, norms } = rows;
+  const { n, d } = rows;
   const { kernel, dp } = s;
   const mem = new Float64Array(kernel.memory.buffer);
   const qBase = s.queries / 8;
-  const outBase = s.out / 8;
+  const prm = s.prm / 8;
+  const cand = s.cand / 8;
   const rowBytes = dp * 8;
   const qn = squaredNorms(Q, m, d);
   const k = heap.k;
@@ -104,20 +110,18 @@ function simdKnn(rows: EuclideanRows, s: SimdRows, Q: Float64Array, m: number, h
     for (let r0 = 0; r0 < n; r0 += ROW_BLOCK) {
       const r1 = Math.min(n, r0 + ROW_BLOCK);
       for (let g = 0; g < groups; g++) {
-        kernel.dots4(r0 * rowBytes, r1 - r0, rowBytes, s.queries + g * 4 * dp * 8, s.out);
         const first = q0 + 4 * g;
-        const last = Math.min(q1, first + 4);
-        for (let q = first; q < last; q++) {
-          const lane = q - first;
-          const nq = qn[q];
-          let top = dist[q * k];
-          for (let r = r0; r < r1; r++) {
-            const v = nq + norms[r] - 2 * mem[outBase + 4 * (r - r0) + lane];
-            if (v <= top) {
-              heap.push(q, v > 0 ? v : 0, r);
-              top = dist[q * k];
-            }
-          }
+        for (let i = 0; i < 4; i++) {
+          const q = first + i;
+          // Padding lanes of a short last group never pass a −1 threshold.
+          mem[prm + i] = q < q1 ? qn[q] : 0;
+          mem[prm + 4 + i] = q < q1 ? dist[q * k] : -1;
+        }
+        const found = kernel.filter4(r0 * rowBytes, r1 - r0, rowBytes, s.queries + g * 4 * dp * 8, s.norms + r0 * 8, s.prm, s.cand);
+        for (let c = 0; c < found; c++) {
+          const v = mem[cand + 2 * c];
+          const code = mem[cand + 2 * c + 1];
+          heap.push(first + (code & 3), v > 0 ? v : 0, r0 + (code >> 2));
         }
       }
     }
