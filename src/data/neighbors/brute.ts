@@ -46,26 +46,75 @@ interface SimdRows {
   readonly queries: number;
   readonly prm: number;
   readonly cand: number;
+  /** The Float32 copy for the filter (null when some |value| exceeds F32_MAX_ABS): coordinates per row (d rounded up to a multiple of 4), byte offsets of rows, norms, query block. */
+  readonly f32: { readonly dq: number; readonly rows: number; readonly norms: number; readonly queries: number } | null;
+}
+
+/**
+ * The Float32 filter (filter4f) accepts a row for query q when its single-precision
+ * v = (‖q‖² + ‖x‖²)(1 − c) − 2 q·x is at most the query's k-th squared distance;
+ * the rows it accepts are then measured in Float64 and offered to the heap, so
+ * results are those of Float64 arithmetic. c bounds the Float32 error: rounding
+ * the inputs (2u per product), the products (u), the ≤ d/4 + 2 sums per dot product,
+ * the norms and the final sum and difference each add at most a few u·(‖q‖² + ‖x‖²),
+ * u = 2⁻²⁴; c = 2(d + 16)u is over twice their sum. Values above F32_MAX_ABS would
+ * overflow single precision: such data keeps the Float64 kernel. Thresholds are
+ * rounded up, plus 2⁻¹⁰⁰ for underflow.
+ */
+const F32_MAX_ABS = 1e15;
+
+function maxAbs(a: Float64Array): number {
+  let m = 0;
+  for (let i = 0; i < a.length; i++) {
+    const v = Math.abs(a[i]);
+    if (v > m || v !== v) m = v !== v ? Infinity : v;
+  }
+  return m;
 }
 
 export function prepareEuclidean(data: Float64Array, n: number, d: number): EuclideanRows {
   const norms = squaredNorms(data, n, d);
   const dp = d + (d & 1);
-  const layout = { norms: n * dp * 8, queries: n * dp * 8 + n * 8, prm: 0, cand: 0 };
-  layout.prm = layout.queries + QUERY_BLOCK * dp * 8;
-  layout.cand = layout.prm + 64;
-  const kernel = createDotKernel(layout.cand + ROW_BLOCK * 4 * 16);
+  const dq = (d + 3) & ~3;
+  const useF32 = maxAbs(data) <= F32_MAX_ABS;
+  let at = 0;
+  const take = (bytes: number) => {
+    const start = at;
+    at += (bytes + 15) & ~15;
+    return start;
+  };
+  const rows64 = take(n * dp * 8);
+  const layout = { norms: take(n * 8), queries: take(QUERY_BLOCK * dp * 8), prm: take(64), cand: take(ROW_BLOCK * 4 * 16) };
+  const f32 = useF32 ? { dq, rows: take(n * dq * 4), norms: take(n * 4), queries: take(QUERY_BLOCK * dq * 4) } : null;
+  const kernel = createDotKernel(at);
   if (!kernel) return { data, n, d, norms, simd: null };
   const mem = new Float64Array(kernel.memory.buffer);
-  for (let i = 0; i < n; i++) mem.set(data.subarray(i * d, i * d + d), i * dp);
+  for (let i = 0; i < n; i++) mem.set(data.subarray(i * d, i * d + d), rows64 / 8 + i * dp);
   mem.set(norms, layout.norms / 8);
-  return { data, n, d, norms, simd: { kernel, dp, ...layout } };
+  if (f32) {
+    const m32 = new Float32Array(kernel.memory.buffer);
+    const c = f32Slack(dq);
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < d; j++) m32[f32.rows / 4 + i * dq + j] = data[i * d + j];
+      m32[f32.norms / 4 + i] = norms[i] * (1 - c);
+    }
+  }
+  return { data, n, d, norms, simd: { kernel, dp, ...layout, f32 } };
+}
+
+const f32Slack = (dq: number) => 2 * (dq + 16) * 2 ** -24;
+
+/** The smallest single-precision value at or above t (plus the underflow allowance). */
+function thresholdUp(t: number): number {
+  return t === Infinity ? Infinity : Math.fround(t * (1 + 2 ** -20) + 2 ** -100);
 }
 
 /** Fills heap (queries 0..m−1 of Q) with the k best rows of `data`. */
 export function bruteKnn(data: Float64Array, n: number, d: number, metric: RowMetric, prepared: EuclideanRows | null, Q: Float64Array, m: number, heap: NeighborHeap): void {
   if (metric === euclidean && prepared) {
-    if (prepared.simd) simdKnn(prepared, prepared.simd, Q, m, heap);
+    const simd = prepared.simd;
+    if (simd?.f32 && maxAbs(Q) <= F32_MAX_ABS) simdKnnF32(prepared, simd, simd.f32, Q, m, heap);
+    else if (simd) simdKnn(prepared, simd, Q, m, heap);
     else expandedKnn(data, n, d, prepared.norms, Q, m, heap);
     remeasure(data, d, Q, m, heap);
     return;
@@ -122,6 +171,54 @@ function simdKnn(rows: EuclideanRows, s: SimdRows, Q: Float64Array, m: number, h
           const v = mem[cand + 2 * c];
           const code = mem[cand + 2 * c + 1];
           heap.push(first + (code & 3), v > 0 ? v : 0, r0 + (code >> 2));
+        }
+      }
+    }
+  }
+}
+
+/** simdKnn with the Float32 filter (see f32Slack): four lanes a SIMD instruction, Float64 distances for the rows it lets through. */
+function simdKnnF32(rows: EuclideanRows, s: SimdRows, f: NonNullable<SimdRows["f32"]>, Q: Float64Array, m: number, heap: NeighborHeap): void {
+  const { data, n, d } = rows;
+  const { kernel } = s;
+  const { dq } = f;
+  const m32 = new Float32Array(kernel.memory.buffer);
+  const i32 = new Int32Array(kernel.memory.buffer);
+  const qBase = f.queries / 4;
+  const prm = s.prm / 4;
+  const cand = s.cand / 4;
+  const rowBytes = dq * 4;
+  const keep = 1 - f32Slack(dq);
+  const qn = squaredNorms(Q, m, d);
+  const k = heap.k;
+  const dist = heap.dist;
+  for (let q0 = 0; q0 < m; q0 += QUERY_BLOCK) {
+    const q1 = Math.min(m, q0 + QUERY_BLOCK);
+    const groups = Math.ceil((q1 - q0) / 4);
+    m32.fill(0, qBase, qBase + groups * 4 * dq);
+    for (let q = q0; q < q1; q++) {
+      const base = qBase + ((q - q0) >> 2) * 4 * dq;
+      const i = (q - q0) & 3;
+      for (let j = 0; j < d; j++) m32[base + 16 * (j >> 2) + 4 * i + (j & 3)] = Q[q * d + j];
+    }
+    for (let r0 = 0; r0 < n; r0 += ROW_BLOCK) {
+      const r1 = Math.min(n, r0 + ROW_BLOCK);
+      for (let g = 0; g < groups; g++) {
+        const first = q0 + 4 * g;
+        for (let i = 0; i < 4; i++) {
+          const q = first + i;
+          m32[prm + i] = q < q1 ? qn[q] * keep : 0;
+          m32[prm + 4 + i] = q < q1 ? thresholdUp(dist[q * k]) : -1;
+        }
+        const found = kernel.filter4f(f.rows + r0 * rowBytes, r1 - r0, rowBytes, f.queries + g * 4 * dq * 4, f.norms + r0 * 4, s.prm, s.cand);
+        for (let c = 0; c < found; c++) {
+          const row = r0 + i32[cand + 2 * c];
+          const mask = i32[cand + 2 * c + 1];
+          for (let lane = 0; lane < 4; lane++) {
+            if ((mask & (1 << lane)) === 0) continue;
+            const q = first + lane;
+            heap.push(q, euclidean.reduced(Q, q, data, row, d), row);
+          }
         }
       }
     }

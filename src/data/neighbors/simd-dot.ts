@@ -96,12 +96,59 @@ function body(): number[] {
   return [...leb(locals.length + code.length), ...locals, ...code];
 }
 
+// filter4f: params as filter4; locals 7 end, 8 j, 9 qp, 10 count, 11 row, 12 mask (i32); 13–16 a0–a3, 17 xv, 18 t, 19 qn, 20 thr (v128).
+const F32X4_ADD = 0xe4;
+const F32X4_SUB = 0xe5;
+const F32X4_MUL = 0xe6;
+const F32X4_LE = 0x45;
+const F32X4_SPLAT = 0x13;
+const I32X4_BITMASK = 0xa4;
+const shuffle = (lanes: number[]) => simd(0x0d, ...lanes.flatMap((l) => [4 * l, 4 * l + 1, 4 * l + 2, 4 * l + 3]));
+// Lanes 0–3 of the first operand, 4–7 of the second.
+const LO = shuffle([0, 1, 4, 5]);
+const HI = shuffle([2, 3, 6, 7]);
+const EVEN = shuffle([0, 2, 4, 6]);
+const ODD = shuffle([1, 3, 5, 7]);
+const f32Twos = simd(0x0c, ...[0, 0, 0, 0x40, 0, 0, 0, 0x40, 0, 0, 0, 0x40, 0, 0, 0, 0x40]);
+
+function bodyF32(): number[] {
+  const code: number[] = [];
+  const emit = (...parts: number[][]) => parts.forEach((p) => code.push(...p));
+  emit(get(1), get(2), I32_MUL, get(0), I32_ADD, set(7));
+  emit(i32c(0), set(10), i32c(0), set(11));
+  emit(get(5), v128Load(0), set(19), get(5), v128Load(16), set(20));
+  emit([0x02, 0x40], get(0), get(7), I32_GE_U, [0x0d, 0]);
+  emit([0x03, 0x40]);
+  for (let a = 13; a <= 16; a++) emit(zero, set(a));
+  emit(i32c(0), set(8), get(3), set(9));
+  emit([0x03, 0x40]); // loop over coordinate quads
+  emit(get(0), get(8), I32_ADD, v128Load(0), set(17));
+  for (let i = 0; i < 4; i++) emit(get(13 + i), get(9), v128Load(16 * i), get(17), simd(F32X4_MUL), simd(F32X4_ADD), set(13 + i));
+  emit(get(9), i32c(64), I32_ADD, set(9));
+  emit(get(8), i32c(16), I32_ADD, tee(8), get(2), I32_LT_U, [0x0d, 0]);
+  emit([0x0b]);
+  // Horizontal sums of a0–a3 into one vector of the four dot products (a 4 × 4 transpose-add).
+  emit(get(13), get(14), LO, get(13), get(14), HI, simd(F32X4_ADD), set(18));
+  emit(get(15), get(16), LO, get(15), get(16), HI, simd(F32X4_ADD), set(15));
+  // v = (qn' + nr') − 2·dot, compared lane-wise with the thresholds; the lanes that pass as a 4-bit mask.
+  emit(get(19), get(4), [0x2a, 2, 0], simd(F32X4_SPLAT), simd(F32X4_ADD));
+  emit(f32Twos, get(18), get(15), EVEN, get(18), get(15), ODD, simd(F32X4_ADD), simd(F32X4_MUL), simd(F32X4_SUB));
+  emit(get(20), simd(F32X4_LE), simd(I32X4_BITMASK, 0x01), tee(12), [0x04, 0x40]);
+  emit(get(6), get(11), [0x36, 2, 0], get(6), get(12), [0x36, 2, 4]);
+  emit(get(6), i32c(8), I32_ADD, set(6), get(10), i32c(1), I32_ADD, set(10), [0x0b]);
+  emit(get(4), i32c(4), I32_ADD, set(4), get(11), i32c(1), I32_ADD, set(11));
+  emit(get(0), get(2), I32_ADD, tee(0), get(7), I32_LT_U, [0x0d, 0]);
+  emit([0x0b, 0x0b], get(10), [0x0b]);
+  const locals = [2, 6, I32, 8, V128];
+  return [...leb(locals.length + code.length), ...locals, ...code];
+}
+
 function moduleBytes(): Uint8Array {
   const type = section(1, [1, 0x60, 7, I32, I32, I32, I32, I32, I32, I32, 1, I32]);
   const imports = section(2, [1, ...name("m"), ...name("mem"), 0x02, 0x00, 1]);
-  const functions = section(3, [1, 0]);
-  const exports = section(7, [1, ...name("filter4"), 0x00, 0]);
-  const code = section(10, [1, ...body()]);
+  const functions = section(3, [2, 0, 0]);
+  const exports = section(7, [2, ...name("filter4"), 0x00, 0, ...name("filter4f"), 0x00, 1]);
+  const code = section(10, [2, ...body(), ...bodyF32()]);
   return Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, ...type, ...imports, ...functions, ...exports, ...code]);
 }
 
@@ -130,6 +177,8 @@ export interface DotKernel {
   readonly memory: WasmMemory;
   /** Returns the number of candidates written at `cand`. */
   readonly filter4: (x: number, rows: number, rowBytes: number, q: number, norms: number, prm: number, cand: number) => number;
+  /** The Float32 filter: see f32Slack in brute.ts. Candidates are (row, lane mask) as two int32s. */
+  readonly filter4f: (x: number, rows: number, rowBytes: number, q: number, norms: number, prm: number, cand: number) => number;
 }
 
 /** A kernel instance over a memory of at least `bytes` bytes, or null without WebAssembly SIMD (or beyond 2 GiB). */
@@ -137,7 +186,7 @@ export function createDotKernel(bytes: number): DotKernel | null {
   if (!wasm || !MODULE || bytes > 2 ** 31) return null;
   const memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
   const instance = new wasm.Instance(MODULE, { m: { mem: memory } });
-  return { memory, filter4: instance.exports.filter4 as DotKernel["filter4"] };
+  return { memory, filter4: instance.exports.filter4 as DotKernel["filter4"], filter4f: instance.exports.filter4f as DotKernel["filter4f"] };
 }
 
 export const simdAvailable = MODULE !== null;
