@@ -86,19 +86,6 @@ export function vectorMetric(name: VectorMetricName, p = 2): RowMetric {
   return table[name]();
 }
 
-/**
- * Reduced value of a per-coordinate gap vector, for the trees' lower bounds: the
- * same sum (in the same coordinate order) as the metric applies to a row's
- * differences, so a bound never exceeds the reduced distance of a row it covers —
- * rounding included, since rounded addition and powers are monotone.
- */
-export function reduceGap(p: number, gap: number, acc: number): number {
-  if (p === 2) return acc + gap * gap;
-  if (p === 1) return acc + gap;
-  if (p === Infinity) return gap > acc ? gap : acc;
-  return acc + gap ** p;
-}
-
 /** True distance between two rows. */
 export function distance(metric: RowMetric, a: Float64Array, ai: number, b: Float64Array, bi: number, d: number): number {
   return metric.toDistance(metric.reduced(a, ai, b, bi, d));

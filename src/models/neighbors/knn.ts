@@ -13,7 +13,7 @@
  * by 4σ itself and is unaffected).
  */
 import { frameSchema, type ColumnSchema, type Frame } from "../../data/frame.js";
-import { buildIndex, vectorMetric, type NeighborIndex, type RowMetric } from "../../data/neighbors/index.js";
+import { buildIndex, resolveAlgorithm, vectorMetric, type NeighborIndex, type RowMetric } from "../../data/neighbors/index.js";
 import { fitVdm, vdmMetric } from "../../data/neighbors/vdm.js";
 import { UnusableInputError, type Algorithm, type Prediction, type TrainingSet } from "../contract.js";
 import { encodedWidth, encodeRows, type Layout } from "./encode.js";
@@ -106,6 +106,7 @@ export const knn: Algorithm<KnnParams, KnnState> = {
     weights: s.settings.weights,
     metric: s.settings.metric,
     ...(s.settings.metric === "minkowski" || s.settings.metric === "vdm" || s.settings.metric === "hvdm" ? { p: s.settings.p } : {}),
-    algorithm: knnIndex(s).algorithm,
+    // What `auto` resolves to, without building the index.
+    algorithm: resolveAlgorithm(s.settings.algorithm, encodedWidth(s.features, layoutOf(s.settings.metric)), metricOf(s)),
   }),
 };
