@@ -368,7 +368,25 @@ const bayes: FamilyEstimate = (algorithm, params, shape) => {
   return terms;
 };
 
-const FAMILIES: Readonly<Record<string, FamilyEstimate>> = { tree, svm, linear, neural, baseline, ensemble, cluster, semi, bayes };
+
+/**
+ * knn keeps the training rows as the metric measures them (a categorical column as
+ * its indicators under the vector metrics, one code under vdm/hvdm), and the index
+ * built at the first prediction copies them once more (in tree order, or into the
+ * SIMD kernel's memory with a Float32 copy beside: 1.5 copies); fitting vdm/hvdm adds
+ * a levels × classes table per categorical column.
+ */
+const neighbors: FamilyEstimate = (_algorithm, params, shape) => {
+  const { rows: n, features: p } = shape;
+  const codes = option(params, "metric") === "vdm" || option(params, "metric") === "hvdm";
+  const levels = shape.levels.reduce((a, b) => a + b, 0);
+  const width = codes ? p : p - shape.levels.length + levels;
+  const terms: MemoryTerm[] = [{ path: "features", bytes: values(2.5 * n * width + 3 * n), what: `the training rows 2.5 times (state and index: ${n} rows × ${width} coordinates) and their targets` }];
+  if (codes) terms.push({ path: "params.metric", bytes: values(levels * Math.max(1, shape.classes)), what: "the metric's class frequencies per level" });
+  return terms;
+};
+
+const FAMILIES: Readonly<Record<string, FamilyEstimate>> = { tree, svm, linear, neural, baseline, ensemble, cluster, semi, bayes, neighbors };
 
 /** Whether this file knows the algorithm's family (a test holds every registered algorithm to it). */
 export function hasMemoryModel(algorithm: Algorithm): boolean {

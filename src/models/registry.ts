@@ -9,6 +9,7 @@ import { id3 } from "./tree/id3.js";
 import { obliqueTree } from "./tree/oblique-tree.js";
 import { linearAlgorithms } from "./linear/index.js";
 import { mlp } from "./neural/mlp.js";
+import { knn } from "./neighbors/knn.js";
 import { svm } from "./svm/svm.js";
 import { svr } from "./svm/svr.js";
 import { clusterAlgorithms } from "./cluster/index.js";
@@ -25,7 +26,7 @@ import { stacking } from "./ensemble/stacking.js";
  * must not read the other's exports while it is still being evaluated.
  */
 function all(): readonly Algorithm[] {
-  return [baseline, id3, c45, cart, obliqueTree, ...linearAlgorithms, mlp, svm, svr, randomForest, bagging, adaboost, voting, stacking, gradientBoosting, ...clusterAlgorithms, labelPropagation, labelSpreading, selfTraining, ...bayesAlgorithms];
+  return [baseline, id3, c45, cart, obliqueTree, ...linearAlgorithms, mlp, svm, svr, randomForest, bagging, adaboost, voting, stacking, gradientBoosting, ...clusterAlgorithms, labelPropagation, labelSpreading, selfTraining, ...bayesAlgorithms, knn];
 }
 
 let byName: Map<string, Algorithm> | null = null;

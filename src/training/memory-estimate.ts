@@ -147,6 +147,16 @@ function stepTerms(name: string, spec: Spec, s: FlowShape, classes: number, at: 
         { path: `${at}.n_components`, bytes: values(n * d), what: `mds: ${d} coordinate columns over ${n.toLocaleString("en")} rows` },
       ];
     }
+    case "nca": {
+      const p = chosenNumeric(spec, s);
+      const d = Math.min(int(spec, "n_components", p), p);
+      s.numeric += d - p;
+      return [
+        // One evaluation's n × n softmax / weight matrix, the row-major input, the embedding and L-BFGS's history of the c × p map.
+        { path: `${at}.max_rows`, bytes: values(n * n + n * (p + 2 * d) + 25 * d * p), what: `nca: a ${n.toLocaleString("en")} × ${n.toLocaleString("en")} matrix per evaluation` },
+        { path: `${at}.n_components`, bytes: values(n * d), what: `nca: ${d} output columns` },
+      ];
+    }
     case "select":
       return selectTerms(spec, s, classes, at);
     case "resample": {
@@ -179,7 +189,7 @@ function selectTerms(spec: Spec, s: FlowShape, classes: number, at: string): Mem
 }
 
 /** The option to change when a step's output columns make the table too wide. */
-const WIDENING_OPTION: Readonly<Record<string, string>> = { one_hot: "columns", polynomial: "degree", pca: "n_components", lda_projection: "n_components", mds: "n_components", impute: "add_indicator" };
+const WIDENING_OPTION: Readonly<Record<string, string>> = { one_hot: "columns", polynomial: "degree", pca: "n_components", lda_projection: "n_components", mds: "n_components", nca: "n_components", impute: "add_indicator" };
 
 function repetitions(validation: ResolvedSpec["validation"]): number {
   const v = validation as { method: string; repeats?: number; rounds?: number };
@@ -239,4 +249,4 @@ export function estimateJobMemory(spec: Pick<ResolvedSpec, "algorithm" | "params
 }
 
 /** Steps the estimate models one by one; any other step counts as rewriting every column (a test keeps this list honest). */
-export const MODELLED_STEPS: readonly string[] = ["scale", "binarize", "transform", "impute", "ordinal", "one_hot", "polynomial", "pca", "lda_projection", "mds", "select", "resample", "target_encode"];
+export const MODELLED_STEPS: readonly string[] = ["scale", "binarize", "transform", "impute", "ordinal", "one_hot", "polynomial", "pca", "lda_projection", "mds", "nca", "select", "resample", "target_encode"];

@@ -70,6 +70,7 @@ test("every registered algorithm declares scaleSensitive", () => {
     "gmm",
     "kmeans",
     "kmedoids",
+    "knn",
     "label_propagation",
     "label_spreading",
     "lasso",

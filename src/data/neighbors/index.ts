@@ -1,0 +1,127 @@
+/**
+ * The neighbour index: k-nearest and radius queries over the rows of a row-major
+ * Float64Array, by kd-tree, ball tree or blocked brute force. Pure and built once
+ * per dataset; kNN, DBSCAN, OPTICS, SMOTE and Relief all query it.
+ *
+ * Tie rule (every algorithm): neighbours are ordered by distance, then by row
+ * index, and the k nearest are the first k in that order — of two rows at the
+ * same distance the lower index is the neighbour. (Euclidean brute force measures
+ * candidates by the norm expansion first, see brute.ts: rows within rounding of
+ * each other at the k-th place may be chosen differently than by a tree.)
+ *
+ * `auto` follows scikit-learn: brute force above 15 dimensions, or for a metric the
+ * trees cannot bound (vdm, hvdm: brute force only), otherwise the kd-tree.
+ */
+import { bruteKnn, bruteRadius, prepareEuclidean, type EuclideanRows } from "./brute.js";
+import { NeighborHeap } from "./heap.js";
+import type { RowMetric } from "./metric.js";
+import { buildTree, treeKnn, treeRadius, type BinaryTree } from "./tree.js";
+
+export type NeighborAlgorithm = "auto" | "kd_tree" | "ball_tree" | "brute";
+
+/** Above this many dimensions `auto` uses brute force (scikit-learn's threshold). */
+export const AUTO_BRUTE_DIMENSIONS = 15;
+
+export interface IndexOptions {
+  readonly algorithm: NeighborAlgorithm;
+  readonly leafSize: number;
+  readonly metric: RowMetric;
+}
+
+export interface KnnResult {
+  /** m × k, row-major, ascending per query. */
+  readonly distances: Float64Array;
+  /** m × k row indices into the indexed data. */
+  readonly indices: Int32Array;
+}
+
+/** Compressed rows: query q's neighbours are entries offsets[q] .. offsets[q + 1] − 1, ascending by (distance, index). */
+export interface RadiusResult {
+  readonly offsets: Int32Array;
+  readonly indices: Int32Array;
+  readonly distances: Float64Array;
+}
+
+export interface NeighborIndex {
+  readonly n: number;
+  readonly d: number;
+  readonly metric: RowMetric;
+  /** The algorithm `auto` resolved to. */
+  readonly algorithm: Exclude<NeighborAlgorithm, "auto">;
+  /** The k nearest rows (1 ≤ k ≤ n) of each of the m query rows of Q. */
+  kneighbors(Q: Float64Array, m: number, k: number): KnnResult;
+  /** Every row within distance r (inclusive) of each query. */
+  radius(Q: Float64Array, m: number, r: number): RadiusResult;
+}
+
+export function resolveAlgorithm(algorithm: NeighborAlgorithm, d: number, metric: RowMetric): Exclude<NeighborAlgorithm, "auto"> {
+  if (metric.p === null) {
+    if (algorithm === "kd_tree" || algorithm === "ball_tree") throw new RangeError(`${algorithm} cannot bound the ${metric.name} metric; use brute (or auto)`);
+    return "brute";
+  }
+  if (algorithm !== "auto") return algorithm;
+  return d > AUTO_BRUTE_DIMENSIONS ? "brute" : "kd_tree";
+}
+
+export function buildIndex(data: Float64Array, n: number, d: number, options: IndexOptions): NeighborIndex {
+  if (data.length !== n * d) throw new RangeError(`data has ${data.length} values, not ${n} × ${d}`);
+  const metric = options.metric;
+  const algorithm = resolveAlgorithm(options.algorithm, d, metric);
+  const tree: BinaryTree | null = algorithm === "brute" || n === 0 ? null : buildTree(algorithm, data, n, d, options.leafSize, metric);
+  let prepared: EuclideanRows | null = null;
+  const checkQueries = (Q: Float64Array, m: number) => {
+    if (Q.length !== m * d) throw new RangeError(`queries have ${Q.length} values, not ${m} × ${d}`);
+  };
+  return {
+    n,
+    d,
+    metric,
+    algorithm,
+    kneighbors(Q, m, k) {
+      checkQueries(Q, m);
+      if (!(Number.isInteger(k) && k >= 1 && k <= n)) throw new RangeError(`k must be an integer in [1, ${n}], got ${k}`);
+      const heap = new NeighborHeap(m, k);
+      if (tree) {
+        for (let q = 0; q < m; q++) treeKnn(tree, Q, q, heap);
+      } else {
+        if (metric.p === 2 && prepared === null) prepared = prepareEuclidean(data, n, d);
+        bruteKnn(data, n, d, metric, prepared, Q, m, heap);
+      }
+      heap.sort();
+      const distances = heap.dist;
+      for (let i = 0; i < distances.length; i++) distances[i] = metric.toDistance(distances[i]);
+      return { distances, indices: heap.idx };
+    },
+    radius(Q, m, r) {
+      checkQueries(Q, m);
+      if (!(r >= 0)) throw new RangeError(`radius must be >= 0, got ${r}`);
+      const rr = metric.toReduced(r);
+      const offsets = new Int32Array(m + 1);
+      const rows: number[] = [];
+      const values: number[] = [];
+      let hitRows: number[] = [];
+      let hitValues: number[] = [];
+      const found = (row: number, v: number) => {
+        hitRows.push(row);
+        hitValues.push(v);
+      };
+      for (let q = 0; q < m; q++) {
+        hitRows = [];
+        hitValues = [];
+        if (tree) treeRadius(tree, Q, q, rr, found);
+        else bruteRadius(data, n, d, metric, Q, q, rr, found);
+        const order = hitRows.map((_, i) => i).sort((a, b) => hitValues[a] - hitValues[b] || hitRows[a] - hitRows[b]);
+        for (const i of order) {
+          rows.push(hitRows[i]);
+          values.push(metric.toDistance(hitValues[i]));
+        }
+        offsets[q + 1] = rows.length;
+      }
+      return { offsets, indices: Int32Array.from(rows), distances: Float64Array.from(values) };
+    },
+  };
+}
+
+export { NeighborHeap } from "./heap.js";
+export * from "./metric.js";
+export { nodeCount as nodeCountFor } from "./tree.js";

@@ -1,0 +1,141 @@
+/**
+ * `nca`: Neighbourhood Components Analysis as a preprocessing step (seed 002's
+ * "learn the metric, then use the neighbours"): the chosen numeric columns are
+ * replaced by nca1 … ncac = A(x − x̄), with A fitted on the training rows by
+ * models/neighbors/nca.ts. So `[{ step: "scale" }, { step: "nca" }]` + `knn` is
+ * kNN in the learned metric; the explicit scale step in front also stops the
+ * pipeline from standardising NCA's outputs (which would undo the metric), as
+ * any request-level `scale` step does.
+ *
+ * Fitting holds an n × n matrix: the rows are bounded by `max_rows` (a larger
+ * training set is refused, not subsampled).
+ */
+import { z } from "zod";
+import { DataError } from "../../data/errors.js";
+import { pickColumns, byColumn } from "../../data/transforms/transform.js";
+import { columnCountParam } from "../../models/limits.js";
+import { fitNca } from "../../models/neighbors/nca.js";
+import { f64 } from "../../models/state-schemas.js";
+import { centredRows, columnMeans, completeNumericInputs, numericInputsOf, outputNames, planReplace, replaceInputs } from "./numeric-inputs.js";
+import type { TypedStep } from "./typed-step.js";
+
+const STEP = "nca";
+/** 20,000 rows: the n × n matrix of one evaluation is then 3.2 GB, more than any job budget allows. */
+export const NCA_MAX_ROWS = 20_000;
+const MAX_ITER = 10_000;
+
+export const ncaSpec = z
+  .object({
+    /** Default: every numeric column. */
+    columns: z.array(z.string()).optional(),
+    n_components: columnCountParam("Dimensions of the learned space; null: as many as the columns.", "the columns"),
+    init: z
+      .enum(["auto", "identity", "pca"])
+      .default("auto")
+      .describe("Start of the optimisation: identity, or the top principal directions (pca); auto: identity when n_components equals the columns, else pca."),
+    max_iter: z.number().int().min(1).max(MAX_ITER).default(50).describe(`L-BFGS iterations at most (scikit-learn's default 50). At most ${MAX_ITER.toLocaleString("en")}.`),
+    tol: z.number().positive().default(1e-5),
+    max_rows: z
+      .number()
+      .int()
+      .min(2)
+      .max(NCA_MAX_ROWS)
+      .default(5_000)
+      .describe(`Training rows allowed (each evaluation holds rows² numbers); more is refused. At most ${NCA_MAX_ROWS.toLocaleString("en")}.`),
+    prefix: z.string().min(1).default("nca"),
+  })
+  .strict();
+
+export const ncaFitted = z
+  .object({
+    columns: z.array(z.string()),
+    names: z.array(z.string()),
+    mean: f64,
+    /** c × d row-major. */
+    components: f64,
+    iterations: z.number().int(),
+    converged: z.boolean(),
+    score: z.number(),
+  })
+  .strict()
+  .refine((f) => f.mean.length === f.columns.length && f.components.length === f.columns.length * f.names.length && f.components.every(Number.isFinite), {
+    message: "components do not match the columns",
+  });
+
+export type NcaSpec = z.infer<typeof ncaSpec>;
+export type NcaFitted = z.infer<typeof ncaFitted>;
+
+export const ncaStep: TypedStep<NcaSpec, NcaFitted> = {
+  name: STEP,
+  description: "Neighbourhood Components Analysis (supervised metric learning): numeric columns onto the linear map that maximises a stochastic nearest neighbour's leave-one-out accuracy (L-BFGS).",
+  spec: ncaSpec,
+  fitted: ncaFitted,
+
+  fit(frame, spec, ctx) {
+    if (ctx.target?.task !== "classification") throw new DataError(`${STEP} needs a categorical target (classes)`, "step");
+    const n = frame.rowCount;
+    if (n > spec.max_rows) throw new DataError(`${STEP}: ${n.toLocaleString("en")} training rows, above max_rows ${spec.max_rows.toLocaleString("en")} (each evaluation holds rows² numbers)`, "max_rows");
+    const { names: inputs, columns } = completeNumericInputs(frame, spec.columns, STEP);
+    const d = inputs.length;
+    const c = spec.n_components ?? d;
+    if (c > d) throw new DataError(`${STEP}: n_components = ${c}, and there are only ${d} numeric columns`, "n_components");
+    const mean = columnMeans(columns, n);
+    const X = centredRows(columns, mean, n);
+    const init = spec.init === "auto" ? (c === d ? "identity" : "pca") : spec.init;
+    const result = fitNca(X, n, d, ctx.target.y, { components: c, init, maxIter: spec.max_iter, tol: spec.tol, signal: ctx.signal });
+    const names = outputNames(
+      spec.prefix,
+      c,
+      frame.columns.map((col) => col.name),
+      inputs,
+      STEP,
+    );
+    return { columns: inputs, names, mean, components: result.components, iterations: result.iterations, converged: result.converged, score: result.score };
+  },
+
+  apply(fitted, frame) {
+    const inputs = numericInputsOf(frame, fitted.columns, STEP);
+    const n = frame.rowCount;
+    const d = fitted.columns.length;
+    const outputs = fitted.names.map(() => new Float64Array(n));
+    inputs.forEach((x, j) => {
+      const shift = fitted.mean[j];
+      outputs.forEach((out, a) => {
+        const w = fitted.components[a * d + j];
+        for (let i = 0; i < n; i++) {
+          const v = x[i] - shift;
+          // A missing cell counts as the training mean (contributes nothing), as in pca and lda_projection.
+          if (v === v) out[i] += w * v;
+        }
+      });
+    });
+    return replaceInputs(frame, fitted.columns, fitted.names, outputs);
+  },
+
+  describe(fitted) {
+    const d = fitted.columns.length;
+    return {
+      input_columns: [...fitted.columns],
+      output_columns: [...fitted.names],
+      iterations: fitted.iterations,
+      converged: fitted.converged,
+      expected_loo_accuracy: fitted.score,
+      components: Object.fromEntries(fitted.names.map((name, a) => [name, byColumn(fitted.columns, Array.from(fitted.columns, (_, j) => fitted.components[a * d + j]))])),
+    };
+  },
+
+  plan(spec, columns, target) {
+    if (target && target.type !== "categorical") throw new DataError(`${STEP} needs a categorical target (classes)`, "step");
+    const chosen = pickColumns(columns, spec.columns, ["numeric"], STEP).map((c) => c.name);
+    if (spec.n_components !== null && spec.n_components > chosen.length) {
+      throw new DataError(`${STEP}: n_components = ${spec.n_components}, and there are only ${chosen.length} numeric columns`, "n_components");
+    }
+    if (chosen.length === 0) return null;
+    const c = spec.n_components ?? chosen.length;
+    return planReplace(
+      columns,
+      chosen,
+      Array.from({ length: c }, (_, k) => `${spec.prefix}${k + 1}`),
+    );
+  },
+};
