@@ -18,7 +18,7 @@ import { numericFeatureNames, rowMajor } from "../design-matrix.js";
 import { maxValuesOf, ValueBudget } from "../explain-bounds.js";
 import { checkFinite, checkLength, checkUnique, f64, i32, structural } from "../state-schemas.js";
 import { MAX_ROW_ID } from "./params.js";
-import { bruteForceRadius } from "./radius.js";
+import { indexedRadius } from "./radius.js";
 
 export const dbscanParams = z
   .object({
@@ -61,7 +61,7 @@ export type DbscanState = z.infer<typeof dbscanState>;
 
 /** Core flags and labels of scikit-learn's DBSCAN on a row-major matrix. */
 export function dbscanLabels(X: Float64Array, n: number, d: number, eps: number, minSamples: number, signal?: FitContext["signal"]): { core: Uint8Array; labels: Int32Array<ArrayBuffer>; clusters: number } {
-  const index = bruteForceRadius(X, n, d, eps);
+  const index = indexedRadius(X, n, d, eps);
   const buf = new Int32Array(n);
   const core = new Uint8Array(n);
   for (let i = 0; i < n; i++) {

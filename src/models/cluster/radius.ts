@@ -1,9 +1,10 @@
 /**
  * Radius queries for DBSCAN: the rows within eps (Euclidean, inclusive, as scikit-learn's
- * radius_neighbors) of a point. Brute force behind this small interface so that the shared
- * kd/ball-tree index (src/data/neighbors/, planned for knn, DBSCAN, OPTICS, SMOTE) can
- * replace it without touching the clustering code.
+ * radius_neighbors) of a point. `indexedRadius` answers them from the shared neighbour
+ * index (src/data/neighbors/: a kd-tree up to 15 dimensions, blocked brute force above, as
+ * scikit-learn's "auto"); `bruteForceRadius` is the plain scan, kept as the reference.
  */
+import { buildIndex, euclidean } from "../../data/neighbors/index.js";
 export interface RadiusIndex {
   /** Rows within eps of `point` (length d), in increasing row order, written into `out` (length ≥ rows); returns their count. */
   query(point: Float64Array, out: Int32Array): number;
@@ -23,6 +24,20 @@ export function bruteForceRadius(X: Float64Array, n: number, d: number, eps: num
         }
         if (s <= eps2) out[count++] = i;
       }
+      return count;
+    },
+  };
+}
+
+export function indexedRadius(X: Float64Array, n: number, d: number, eps: number): RadiusIndex {
+  const index = buildIndex(X, n, d, { algorithm: "auto", leafSize: 30, metric: euclidean });
+  return {
+    query(point, out) {
+      const found = index.radius(point, 1, eps);
+      const count = found.offsets[1] - found.offsets[0];
+      out.set(found.indices.subarray(found.offsets[0], found.offsets[1]));
+      // The index lists by distance; DBSCAN's contract here is row order.
+      out.subarray(0, count).sort();
       return count;
     },
   };
