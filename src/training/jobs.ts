@@ -17,6 +17,8 @@ import type { Validation } from "./validation.js";
 import { describeFailure, jobProblem, memoryLimitProblem } from "./job-failure.js";
 import { createStopFlag, requestStop, stopReason, type StopReason } from "./stop-flag.js";
 import { StoreUnavailableError } from "../store/store-errors.js";
+import { getAlgorithm } from "../models/registry.js";
+import { identifierWarnings } from "./train.js";
 
 export interface JobOptions {
   /** The store the pool's workers open readers of themselves (src/training/worker.ts). */
@@ -300,7 +302,7 @@ export class JobRunner {
     if (this.pool.size < 2) return null;
     const record = await this.store.evaluations.get(id);
     if (!record || record.spec.model_id) return null;
-    const stored = record.spec as { target?: unknown; validation?: Validation; positive_class?: string | null; beta?: number };
+    const stored = record.spec as { target?: unknown; validation?: Validation; positive_class?: string | null; beta?: number; left_out_identifiers?: string[] };
     if (typeof stored.target !== "string" || !stored.validation) return null;
     const target = await this.targetFactsOf(record.dataset_id, stored.target);
     if (!target) return null;
@@ -310,7 +312,13 @@ export class JobRunner {
     const ranges: [number, number][] = Array.from({ length: parts }, (_, p) => [Math.floor((p * splits) / parts), Math.floor(((p + 1) * splits) / parts)]);
     const spec: AssemblySpec = { validation: stored.validation, positiveClass: stored.positive_class ?? null, ...(stored.beta !== undefined ? { beta: stored.beta } : {}) };
     const classes = record.task === "classification" ? [...target.levels] : null;
-    const warnings = target.missing ? [`${target.missing} rows with a missing target were left out`] : [];
+    // The same warnings the in-worker path gives (train.ts): identifiers left out, and rows without a target
+    // dropped — except by a semi-supervised learner, which keeps them as unlabelled data.
+    const keepsUnlabelled = getAlgorithm(record.algorithm)?.accepts.unlabelled === true;
+    const warnings = [
+      ...identifierWarnings(stored.left_out_identifiers ?? []),
+      ...(target.missing && !keepsUnlabelled ? [`${target.missing} rows with a missing target were left out`] : []),
+    ];
     return { ranges, spec, classes, warnings };
   }
 

@@ -55,7 +55,12 @@ function convergenceWarnings(pipeline: FittedPipeline): string[] {
 
 /** What resolving the request decided that the client should hear about. */
 function specWarnings(spec: ResolvedSpec): string[] {
-  return spec.leftOutIdentifiers.map(
+  return identifierWarnings(spec.leftOutIdentifiers);
+}
+
+/** The warning for each identifier-like column the default features left out (also used by the fold-parallel path in jobs.ts). */
+export function identifierWarnings(names: readonly string[]): string[] {
+  return names.map(
     (name) => `column "${name}" was left out of the default features: it looks like an identifier (a distinct value in almost every row), which a model can only memorise; name it in features to use it`,
   );
 }

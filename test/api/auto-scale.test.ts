@@ -98,6 +98,19 @@ describe('role_hint "identifier"', () => {
       JSON.stringify(model.warnings),
     );
 
+    // An evaluation split over several workers (the fold-parallel path) warns the same.
+    const parallel = await testApp({ workers: 2 });
+    try {
+      const id = (await uploadCsv(parallel.app, "movies", fixture("movies.csv"))).id;
+      const res = await parallel.app.inject({ method: "POST", url: "/v1/evaluations", payload: { dataset_id: id, algorithm: "baseline", target: "Major Genre", validation: { method: "kfold", k: 4 }, seed: 1 } });
+      assert.equal(res.statusCode, 202, res.body);
+      const evaluation = await waitFor(parallel.app, `/v1/evaluations/${res.json().id}`, 60_000);
+      assert.equal(evaluation.status, "succeeded", JSON.stringify(evaluation.error));
+      assert.ok((evaluation.warnings as string[]).some((w) => w.includes('"Title"')), JSON.stringify(evaluation.warnings));
+    } finally {
+      await parallel.close();
+    }
+
     const named = await trained({ ...base, features: ["Title", "Director"] });
     assert.deepEqual(named.features, ["Title", "Director"]);
     assert.equal(
