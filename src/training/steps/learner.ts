@@ -1,7 +1,9 @@
 /**
  * A learner fitted inside a wrapper selector (rfe, lvw, l1), with the same
- * automatic encoding the pipeline puts in front of a learner (impute when it takes
- * no missing values, one_hot when it takes no categorical columns), and its
+ * automatic steps the pipeline puts in front of a learner (impute when it takes
+ * no missing values, standardised numeric columns when it is scale-sensitive — so a
+ * penalised model's coefficients rank columns in comparable units, not grams against
+ * kilograms —, one_hot when it takes no categorical columns), and its
  * importances mapped back onto the columns it was given (a one-hot column's share
  * goes to the column it came from).
  */
@@ -9,6 +11,7 @@ import type { Frame } from "../../data/frame.js";
 import type { Rng } from "../../data/random.js";
 import { impute, type ImputeFitted } from "../../data/transforms/impute.js";
 import { oneHot, oneHotName, type OneHotFitted } from "../../data/transforms/one-hot.js";
+import { scale, type ScaleFitted } from "../../data/transforms/scale.js";
 import type { Algorithm, Prediction, Target } from "../../models/contract.js";
 
 export interface FittedLearner {
@@ -29,10 +32,15 @@ interface Explanation {
 export function fitLearner(algorithm: Algorithm, params: unknown, X: Frame, target: Target, rng: Rng, signal?: import("../../models/contract.js").AbortFlag): FittedLearner {
   let imputed: ImputeFitted | null = null;
   let encoded: OneHotFitted | null = null;
+  let scaled: ScaleFitted | null = null;
   let input = X;
   if (!algorithm.accepts.missing) {
     imputed = impute.fit(input, impute.spec.parse({}));
     input = impute.apply(imputed, input);
+  }
+  if (algorithm.scaleSensitive && input.columns.some((c) => c.type === "numeric")) {
+    scaled = scale.fit(input, scale.spec.parse({}));
+    input = scale.apply(scaled, input);
   }
   if (!algorithm.accepts.categorical && input.columns.some((c) => c.type === "categorical")) {
     encoded = oneHot.fit(input, oneHot.spec.parse({}));
@@ -42,6 +50,7 @@ export function fitLearner(algorithm: Algorithm, params: unknown, X: Frame, targ
   const prepare = (frame: Frame): Frame => {
     let out = frame;
     if (imputed) out = impute.apply(imputed, out);
+    if (scaled) out = scale.apply(scaled, out);
     if (encoded) out = oneHot.apply(encoded, out);
     return out;
   };

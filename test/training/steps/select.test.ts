@@ -110,6 +110,15 @@ describe("select: wrapper methods", () => {
     assert.deepEqual([...f.ranking].sort((a, b) => a - b), [1, 1, 1, 2, 3, 4, 5, 6]);
   });
 
+  test("rfe with a scale-sensitive learner ranks in standardised units: a column in other units ranks the same", () => {
+    const f = selected(wine.X, { method: "rfe", k: 4, estimator: "logistic_regression" }, wine.target);
+    // The same table with one column in thousandths (grams for kilograms): its raw coefficient would shrink 1000-fold.
+    const rescaled = makeFrame(wine.X.columns.map((c, j) => (j === 0 && c.type === "numeric" ? { ...c, values: Float64Array.from(c.values, (v) => v * 1000) } : c)));
+    const g = selected(rescaled, { method: "rfe", k: 4, estimator: "logistic_regression" }, wine.target);
+    assert.deepEqual(g.selected, f.selected);
+    assert.deepEqual(Array.from(g.ranking), Array.from(f.ranking));
+  });
+
   test("an estimator without importances or coefficients cannot drive rfe", () => {
     throwsDataError(() => selected(iris.X, { method: "rfe", k: 2, estimator: "baseline" }, iris.target), "estimator", "baseline");
   });
