@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "openapi/", "bench/results/"] },
+  { ignores: ["dist/", "node_modules/", "openapi/", "bench/results/", "test/e2e/generated/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

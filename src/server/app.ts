@@ -19,6 +19,7 @@ import { DEFAULTS, storeLocator, type Config } from "./config.js";
 import { ModelCache } from "./model-cache.js";
 import { createNodeEvents } from "./node-events.js";
 import { withProblemTypes } from "./openapi-problems.js";
+import { withoutUnusedSchemas, withProblemMediaType } from "./openapi-tidy.js";
 import { ComputePool } from "./compute/pool.js";
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from "./plugins/errors.js";
 import { registerCsvBodyParser } from "./plugins/csv-body.js";
@@ -141,18 +142,24 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
         title: "xigua",
         version: "1.0.0",
         description: "Train-and-serve service for the classical machine learning of the watermelon book. Errors are application/problem+json (RFC 9457).",
+        // A private project: no licence is granted (npm's "UNLICENSED", as package.json says).
+        license: { name: "UNLICENSED" },
       },
+      // Relative: the service that serves this document (GET /openapi.json); generators take a base URL anyway.
+      servers: [{ url: "/", description: "The service serving this document" }],
+      // No authentication yet: every operation is open, said explicitly (API keys come with the operations issue).
+      security: [],
       tags: [
-        { name: "datasets" },
-        { name: "algorithms" },
-        { name: "models" },
-        { name: "evaluations" },
-        { name: "searches" },
-        { name: "health" },
+        { name: "datasets", description: "Tables uploaded as CSV or JSON rows: typed columns, summaries, pages of rows, feature scores." },
+        { name: "algorithms", description: "The catalogue: every algorithm and preprocessing step with its parameters as JSON Schema." },
+        { name: "models", description: "Training jobs and the models they make: progress, cancel, predict, explain, labels, artifacts." },
+        { name: "evaluations", description: "Held-out and cross-validated metrics, curves and confusion matrices; significance tests between evaluations." },
+        { name: "searches", description: "Grid and random hyper-parameter searches, every candidate an evaluation." },
+        { name: "health", description: "Liveness and readiness probes." },
       ],
     },
     transform: jsonSchemaTransform,
-    transformObject: (input) => withProblemTypes(withCsvUpload(jsonSchemaTransformObject(input) as OpenApiDocument)),
+    transformObject: (input) => withoutUnusedSchemas(withProblemMediaType(withProblemTypes(withCsvUpload(jsonSchemaTransformObject(input) as OpenApiDocument)))),
   });
   await app.register(swaggerUi, { routePrefix: "/docs" });
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());

@@ -47,13 +47,13 @@ export const algorithmRoutes: FastifyPluginAsync = async (base) => {
   const items = describeAlgorithms();
   app.get(
     "/algorithms",
-    { schema: { tags: ["algorithms"], summary: "Every algorithm with its parameters as JSON Schema", response: { 200: z.object({ items: z.array(algorithmSchema) }) } } },
+    { schema: { operationId: "listAlgorithms", tags: ["algorithms"], summary: "Every algorithm with its parameters as JSON Schema", response: { 200: z.object({ items: z.array(algorithmSchema) }) } } },
     async () => ({ items }),
   );
   const steps = describeSteps();
   app.get(
     "/steps",
-    { schema: { tags: ["algorithms"], summary: "Every preprocessing step with its options as JSON Schema", response: { 200: z.object({ items: z.array(stepSchema) }) } } },
+    { schema: { operationId: "listSteps", tags: ["algorithms"], summary: "Every preprocessing step with its options as JSON Schema", response: { 200: z.object({ items: z.array(stepSchema) }) } } },
     async () => ({ items: steps }),
   );
 };

@@ -50,7 +50,7 @@ export const comparisonRoutes: FastifyPluginAsync = async (base) => {
     "/comparisons",
     {
       schema: {
-        tags: ["evaluations"],
+        operationId: "compareEvaluations", tags: ["evaluations"],
         summary: "Significance tests between evaluations: paired t / 5×2cv t (same folds), McNemar (same rows), Friedman + Nemenyi (k ≥ 3 learners on N ≥ 2 datasets)",
         body,
         response: { 200: comparisonSchema, 404: problemSchema, 409: problemSchema, ...errorResponses },

@@ -55,7 +55,7 @@ export const datasetRoutes: FastifyPluginAsync = async (base) => {
     "/datasets",
     {
       schema: {
-        tags: ["datasets"],
+        operationId: "createDataset", tags: ["datasets"],
         summary: "Upload a table as JSON rows (application/json) or CSV with a header row (text/csv, name in ?name=)",
         description:
           "Content-Encoding gzip, deflate or br is decoded; the decoded body counts against XIGUA_BODY_LIMIT_MB (413 past it), another coding is a 415. " +
@@ -93,7 +93,7 @@ export const datasetRoutes: FastifyPluginAsync = async (base) => {
 
   app.get(
     "/datasets",
-    { schema: { tags: ["datasets"], summary: "List datasets, newest first", querystring: paginationQuery, response: { 200: listOf(datasetSchema), ...errorResponses } } },
+    { schema: { operationId: "listDatasets", tags: ["datasets"], summary: "List datasets, newest first", querystring: paginationQuery, response: { 200: listOf(datasetSchema), ...errorResponses } } },
     async (request) => {
       const { limit, cursor } = request.query;
       return page(await store.datasets.list(limit + 1, cursorSeq(cursor)), limit, datasetToWire);
@@ -102,7 +102,7 @@ export const datasetRoutes: FastifyPluginAsync = async (base) => {
 
   app.get(
     "/datasets/:id",
-    { schema: { tags: ["datasets"], params: idParams, response: { 200: datasetSchema, 404: problemSchema } } },
+    { schema: { operationId: "getDataset", summary: "A dataset: its columns (types, levels, summaries) and row count", tags: ["datasets"], params: idParams, response: { 200: datasetSchema, 404: problemSchema } } },
     async (request) => {
       const record = await store.datasets.summary(request.params.id);
       if (!record) throw notFound("dataset", request.params.id);
@@ -114,7 +114,7 @@ export const datasetRoutes: FastifyPluginAsync = async (base) => {
     "/datasets/:id/columns",
     {
       schema: {
-        tags: ["datasets"],
+        operationId: "listDatasetColumns", tags: ["datasets"],
         summary: "Page through a dataset's column descriptions (a dataset object carries only the first 100)",
         params: idParams,
         querystring: columnsQuery,
@@ -132,7 +132,7 @@ export const datasetRoutes: FastifyPluginAsync = async (base) => {
     "/datasets/:id/levels",
     {
       schema: {
-        tags: ["datasets"],
+        operationId: "listDatasetLevels", tags: ["datasets"],
         summary: "Page through the levels of a categorical column (a column summary carries only the first 100)",
         params: idParams,
         querystring: levelsQuery,
@@ -150,7 +150,7 @@ export const datasetRoutes: FastifyPluginAsync = async (base) => {
 
   app.get(
     "/datasets/:id/rows",
-    { schema: { tags: ["datasets"], summary: "Page through a dataset's rows", params: idParams, querystring: rowsQuery, response: { 200: rowsPage, 404: problemSchema, ...errorResponses } } },
+    { schema: { operationId: "listDatasetRows", tags: ["datasets"], summary: "Page through a dataset's rows", params: idParams, querystring: rowsQuery, response: { 200: rowsPage, 404: problemSchema, ...errorResponses } } },
     async (request) => {
       const page = await store.datasets.loadRows(request.params.id, request.query.offset, request.query.limit);
       if (!page) throw notFound("dataset", request.params.id);
@@ -160,7 +160,7 @@ export const datasetRoutes: FastifyPluginAsync = async (base) => {
 
   app.delete(
     "/datasets/:id",
-    { schema: { tags: ["datasets"], params: idParams, response: { 204: z.null().describe("Deleted"), 404: problemSchema } } },
+    { schema: { operationId: "deleteDataset", summary: "Delete a dataset", tags: ["datasets"], params: idParams, response: { 204: z.null().describe("Deleted"), 404: problemSchema } } },
     async (request, reply) => {
       if (!(await store.datasets.delete(request.params.id))) throw notFound("dataset", request.params.id);
       return reply.code(204).send(null);

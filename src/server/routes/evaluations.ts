@@ -73,7 +73,7 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
     "/evaluations",
     {
       schema: {
-        tags: ["evaluations"],
+        operationId: "listEvaluations", tags: ["evaluations"],
         summary: "List evaluations, newest first. Sends an ETag; If-None-Match answers 304 when nothing changed.",
         querystring: paginationQuery.extend(listEvaluationsQuery.shape).extend(curvePointsQuery.shape),
         headers: z.object({ "if-none-match": z.string().optional() }),
@@ -91,7 +91,7 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
 
   app.get(
     "/evaluations/:id",
-    { schema: { tags: ["evaluations"], params: idParams, querystring: curvePointsQuery, response: { 200: evaluationSchema, 404: problemSchema, ...errorResponses } } },
+    { schema: { operationId: "getEvaluation", summary: "An evaluation: its status, metrics, per-class figures, confusion matrix, curves and folds", tags: ["evaluations"], params: idParams, querystring: curvePointsQuery, response: { 200: evaluationSchema, 404: problemSchema, ...errorResponses } } },
     async (request) => {
       const e = await store.evaluations.get(request.params.id);
       if (!e) throw notFound("evaluation", request.params.id);
@@ -103,7 +103,7 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
     "/evaluations",
     {
       schema: {
-        tags: ["evaluations"],
+        operationId: "createEvaluation", tags: ["evaluations"],
         summary: "Score a stored model on a dataset ({model_id, dataset_id}), or cross-validate an algorithm spec without keeping a model (asynchronous: 202, then poll the Location)",
         body: createEvaluationBody,
         response: { 202: evaluationSchema, 404: problemSchema, 409: problemSchema, 503: problemSchema, ...errorResponses },

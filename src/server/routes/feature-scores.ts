@@ -37,7 +37,7 @@ export const featureScoreRoutes: FastifyPluginAsync = async (base) => {
     "/datasets/:id/feature-scores",
     {
       schema: {
-        tags: ["datasets"],
+        operationId: "scoreFeatures", tags: ["datasets"],
         summary: "Score every feature against a target (tree criteria with C4.5 missing-value weighting and best bi-partition thresholds; variance, pearson, mutual_info, chi2, relief)",
         params: idParams,
         body,

@@ -81,7 +81,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
     "/models",
     {
       schema: {
-        tags: ["models"],
+        operationId: "createModel", tags: ["models"],
         summary: "Train a model (asynchronous: 202, then poll the Location)",
         body: createModelBody,
         response: { 202: modelSchema, 404: problemSchema, 503: problemSchema, ...errorResponses },
@@ -125,7 +125,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
     "/models",
     {
       schema: {
-        tags: ["models"],
+        operationId: "listModels", tags: ["models"],
         summary: "List models, newest first",
         querystring: paginationQuery.extend(listModelsQuery.shape),
         response: { 200: listOf(modelSchema), ...errorResponses },
@@ -137,13 +137,13 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
     },
   );
 
-  app.get("/models/:id", { schema: { tags: ["models"], params: idParams, response: { 200: modelSchema, 404: problemSchema } } }, async (request) =>
+  app.get("/models/:id", { schema: { operationId: "getModel", summary: "A model: its training job's status and progress, parameters, metrics and warnings", tags: ["models"], params: idParams, response: { 200: modelSchema, 404: problemSchema } } }, async (request) =>
     modelToWire((await getModel(request.params.id))),
   );
 
   app.delete(
     "/models/:id",
-    { schema: { tags: ["models"], summary: "Delete a model (a running job is cancelled first)", params: idParams, response: { 204: z.null(), 404: problemSchema } } },
+    { schema: { operationId: "deleteModel", tags: ["models"], summary: "Delete a model (a running job is cancelled first)", params: idParams, response: { 204: z.null(), 404: problemSchema } } },
     async (request, reply) => {
       const m = (await getModel(request.params.id));
       if (m.status === "queued" || m.status === "running") await jobs.cancel(m.id);
@@ -156,7 +156,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
 
   app.post(
     "/models/:id/cancel",
-    { schema: { tags: ["models"], summary: "Cancel a queued or running training job", params: idParams, response: { 202: modelSchema, 404: problemSchema, 409: problemSchema } } },
+    { schema: { operationId: "cancelModel", tags: ["models"], summary: "Cancel a queued or running training job", params: idParams, response: { 202: modelSchema, 404: problemSchema, 409: problemSchema } } },
     async (request, reply) => {
       const m = (await getModel(request.params.id));
       if (!(await jobs.cancel(m.id))) throw new ApiError("wrong_state", `model ${m.id} is ${m.status}; only a queued or running job can be cancelled`);
@@ -170,7 +170,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
     "/models/:id/explain",
     {
       schema: {
-        tags: ["models"],
+        operationId: "explainModel", tags: ["models"],
         summary:
           "Family-specific explanation (trees: the tree; linear models: coefficients; SVM/SVR: support-vector counts, intercepts, coefficients; MLP: layer shapes and weights). " +
           "Bounded, the whole state staying in the artifact: format=text|dot for trees; a tree shows at most max_nodes nodes (default 1000, breadth-first), the rest marked truncated, and per node the best 20 split candidates (more_candidates counts the rest). " +
@@ -201,7 +201,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
     "/models/:id/labels",
     {
       schema: {
-        tags: ["models"],
+        operationId: "listModelLabels", tags: ["models"],
         summary:
           "Clustering models: the cluster of every training row, in the training dataset's row order (−1 for noise), a page at a time. " +
           "Transductive methods (agnes, diana, optics) answer only here: they define no cluster for a new row. 422 for a model that does not cluster.",
@@ -231,7 +231,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
     "/models/:id/artifact",
     {
       schema: {
-        tags: ["models"],
+        operationId: "getModelArtifact", tags: ["models"],
         summary: "The model artifact (JSON); POST it to /v1/models/import elsewhere. 409 wrong_state when the stored artifact no longer loads.",
         params: idParams,
         response: { 200: z.record(z.string(), z.unknown()), 404: problemSchema, 409: problemSchema },
@@ -254,7 +254,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
     "/models/import",
     {
       schema: {
-        tags: ["models"],
+        operationId: "importModel", tags: ["models"],
         summary: "Import an artifact exported by GET /v1/models/{id}/artifact (validated, never executed)",
         body: z.record(z.string(), z.unknown()),
         response: { 201: modelSchema, ...errorResponses },

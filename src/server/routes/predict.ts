@@ -30,7 +30,7 @@ export const predictRoute: FastifyPluginAsync = async (base) => {
     "/models/:id/predict",
     {
       schema: {
-        tags: ["models"],
+        operationId: "predict", tags: ["models"],
         summary: `Predict for raw rows (at most XIGUA_PREDICT_MAX_ROWS rows, default 100,000; batches over ${INLINE_MAX_ROWS} rows run on the compute pool)`,
         params: idParams,
         body: predictBody,

@@ -86,7 +86,7 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
     "/searches",
     {
       schema: {
-        tags: ["searches"],
+        operationId: "createSearch", tags: ["searches"],
         summary: "Grid or random hyper-parameter search (asynchronous: 202, then poll the Location)",
         body: createSearchBody,
         response: { 202: searchSchema, 404: problemSchema, 503: problemSchema, ...errorResponses },
@@ -154,7 +154,7 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
     "/searches",
     {
       schema: {
-        tags: ["searches"],
+        operationId: "listSearches", tags: ["searches"],
         summary: `List searches, newest first. A page carries at most ${LISTED_RESULTS_PER_MAX_SEARCH} × XIGUA_MAX_SEARCH_CANDIDATES candidate results in all, so it may hold fewer than limit searches; follow next_cursor.`,
         querystring: paginationQuery,
         response: { 200: listOf(searchSchema), ...errorResponses },
@@ -166,7 +166,7 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
     },
   );
 
-  app.get("/searches/:id", { schema: { tags: ["searches"], params: idParams, response: { 200: searchSchema, 404: problemSchema } } }, async (request) => {
+  app.get("/searches/:id", { schema: { operationId: "getSearch", summary: "A search: its status, candidates with their scores and ranks, the best candidate and refitted model", tags: ["searches"], params: idParams, response: { 200: searchSchema, 404: problemSchema } } }, async (request) => {
     const s = await store.searches.get(request.params.id);
     if (!s) throw notFound("search", request.params.id);
     return searchToWire(s);
@@ -174,7 +174,7 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
 
   app.post(
     "/searches/:id/cancel",
-    { schema: { tags: ["searches"], summary: "Cancel a search and its pending candidates", params: idParams, response: { 202: searchSchema, 404: problemSchema, 409: problemSchema } } },
+    { schema: { operationId: "cancelSearch", tags: ["searches"], summary: "Cancel a search and its pending candidates", params: idParams, response: { 202: searchSchema, 404: problemSchema, 409: problemSchema } } },
     async (request, reply) => {
       const s = await store.searches.get(request.params.id);
       if (!s) throw notFound("search", request.params.id);
