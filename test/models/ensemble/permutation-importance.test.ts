@@ -8,8 +8,14 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { makeFrame } from "../../../src/data/frame.js";
-import { createRng } from "../../../src/data/random.js";
+import type { Frame } from "../../../src/data/frame.js";
+import { makeFrame, takeRows } from "../../../src/data/frame.js";
+import { createRng, permutation } from "../../../src/data/random.js";
+import { bootstrapCounts, memberRng } from "../../../src/models/ensemble/bootstrap.js";
+import { outOfBag } from "../../../src/models/ensemble/oob.js";
+import { oobPermutationImportances } from "../../../src/models/ensemble/permutation-importance.js";
+import { predictValues } from "../../../src/models/tree/predict.js";
+import { columnsFor } from "../../../src/models/tree/tree-columns.js";
 import type { TrainingSet } from "../../../src/models/contract.js";
 import { randomForest, randomForestParams } from "../../../src/models/ensemble/random-forest.js";
 import { decodeState, encodeState } from "../../../src/models/state-codec.js";
@@ -67,5 +73,56 @@ describe("random_forest permutation importances (out-of-bag rows)", () => {
     assert.equal((randomForest.explain!(few) as Explained).permutation_importances!.rows_scored, 100);
     assert.equal(randomForestParams.safeParse({ permutation_n_repeats: 101 }).success, false);
     assert.equal(randomForestParams.safeParse({ permutation_max_rows: 100_001 }).success, false);
+  });
+});
+
+describe("the shortcut (only trees splitting on the column are walked again) equals the plain computation", () => {
+  test("same draws, full out-of-bag re-prediction of every shuffled copy", () => {
+    const train = data(300, 9);
+    const target = train.target as { task: "classification"; y: Int32Array; classes: string[] };
+    // Shallow trees: some never split on a noise column, so the shortcut is taken.
+    const params = randomForestParams.parse({ n_estimators: 12, max_depth: 2 });
+    const forest = randomForest.fit(train, params, ctx(4));
+    const n = train.X.rowCount;
+    const oobRows: Int32Array[] = [];
+    // Any out-of-bag lists serve (the function takes them as given): bootstraps drawn as forest-grow draws them.
+    for (let t = 0; t < forest.trees.length; t++) oobRows.push(outOfBag(bootstrapCounts(n, n, memberRng(99, t))));
+    const repeats = 3;
+    const fast = oobPermutationImportances(train.X, target, forest.trees, oobRows, 2, { repeats, maxRows: n, rng: createRng(5) })!;
+    // The plain way: every tree predicts its out-of-bag rows of every shuffled copy.
+    const rng = createRng(5);
+    const rows = Int32Array.from(new Set(oobRows.flatMap((r) => Array.from(r)))).sort();
+    const m = rows.length;
+    const XS = takeRows(train.X, rows);
+    const local = new Map(Array.from(rows, (i, r) => [i, r]));
+    const oobAccuracy = (frame: Frame) => {
+      const sum = new Float64Array(m * 2);
+      forest.trees.forEach((tree, t) => {
+        const loc = Array.from(oobRows[t], (i) => local.get(i)!);
+        const out = predictValues(tree, columnsFor(tree.features, takeRows(frame, loc)));
+        loc.forEach((r, q) => {
+          sum[2 * r] += out[2 * q];
+          sum[2 * r + 1] += out[2 * q + 1];
+        });
+      });
+      let ok = 0;
+      for (let r = 0; r < m; r++) if ((sum[2 * r + 1] > sum[2 * r] ? 1 : 0) === target.y[rows[r]]) ok++;
+      return ok / m;
+    };
+    const baseline = oobAccuracy(XS);
+    assert.equal(fast.baseline, baseline);
+    let skipped = 0;
+    XS.columns.forEach((column, j) => {
+      if (!forest.trees.every((tree) => Array.from(tree.kind).some((k, node) => k !== 0 && tree.feature[node] === j))) skipped++;
+      let total = 0;
+      for (let r = 0; r < repeats; r++) {
+        const perm = permutation(m, rng);
+        const values = (column as { values: Float64Array }).values;
+        const moved = { ...column, values: Float64Array.from(perm, (i) => values[i]) };
+        total += baseline - oobAccuracy({ rowCount: m, columns: XS.columns.map((c, k) => (k === j ? moved : c)) } as Frame);
+      }
+      assert.ok(Math.abs(fast.mean[j] - total / repeats) < 1e-12, `feature ${j}: ${fast.mean[j]} vs ${total / repeats}`);
+    });
+    assert.ok(skipped > 0, "some column is unused by some tree");
   });
 });
