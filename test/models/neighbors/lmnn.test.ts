@@ -5,7 +5,8 @@
  * than 0.01 on wine, and better on a dataset with noisy features.
  * Measured (defaults: 3 target neighbours, μ = 0.5, 50 iterations): wine 1.0000 for both
  * (the committed split is easy); 2 informative + 8 noise columns, 400 training and
- * 1,000 test rows: scale + 3-NN 0.8990, scale + lmnn + 3-NN 0.9430. On the 60-row
+ * 1,000 test rows: scale + 3-NN 0.8990, scale + lmnn + 3-NN 0.9430. Digits (once, not
+ * in this file: 47 s of fitting on 1,347 × 64): 0.9822 for both. On the 60-row
  * problem the objective falls from 1193.3 (identity) to 867.4.
  */
 import { test } from "node:test";
