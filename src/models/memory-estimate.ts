@@ -266,6 +266,22 @@ const gradientBoosting: FamilyEstimate = (_algorithm, params, shape) => {
   ];
 };
 
+/**
+ * random_forest's out-of-bag permutation importances: each tree's out-of-bag rows
+ * (kept while the forest grows), the scored rows' copy and one summed output per
+ * repeat, row and class.
+ */
+function permutationTerms(params: Params, shape: MemoryShape, trees: number, outOfBag: number): MemoryTerm[] {
+  const repeats = num(params, "permutation_n_repeats", 0);
+  if (repeats <= 0) return [];
+  const m = Math.min(shape.rows, num(params, "permutation_max_rows", 10_000));
+  const width = Math.max(1, shape.classes);
+  return [
+    { path: "params.permutation_n_repeats", bytes: values((repeats + 2) * m * width + (repeats + 1) * m) + 4 * trees * Math.max(1, outOfBag), what: `${repeats} shuffled copies of a column and their summed outputs (${m.toLocaleString("en")} rows) and every tree's out-of-bag rows` },
+    { path: "params.permutation_max_rows", bytes: values(m * shape.features), what: "the scored rows' copy" },
+  ];
+}
+
 /** One function per ensemble algorithm (ensemble/): members are fitted one at a time, and all are kept. */
 const ENSEMBLE: Readonly<Record<string, FamilyEstimate>> = {
   gradient_boosting: gradientBoosting,
@@ -280,6 +296,7 @@ const ENSEMBLE: Readonly<Record<string, FamilyEstimate>> = {
     return [
       { path: "features", bytes: n * shape.features * 76 + values(4 * n), what: `one tree's sorted columns, the forest's presort and the bootstrap (${n} rows × ${shape.features} features)` },
       { path: "params.n_estimators", bytes: trees * nodes * (80 + values(Math.max(1, shape.classes))), what: `${trees.toLocaleString("en")} trees of up to ${Math.round(nodes).toLocaleString("en")} nodes` },
+      ...permutationTerms(params, shape, trees, n - distinct),
     ];
   },
   bagging: (_algorithm, params, shape) => {
@@ -300,6 +317,18 @@ const ENSEMBLE: Readonly<Record<string, FamilyEstimate>> = {
       ...nestedTerms(base, fallback, "params.base", shape),
       keptMembers(base, count, shape.rows, shape, "params.n_estimators"),
       { path: "features", bytes: values(shape.rows * (4 + 2 * Math.max(1, shape.classes))), what: "the distribution, per-row losses and one round's predictions" },
+    ];
+  },
+  easy_ensemble: (_algorithm, params, shape) => {
+    // A subset holds every class at the smallest class's count: at most the rows, at least 2 per class.
+    const subsets = num(params, "n_subsets", 10);
+    const rows = shape.rows;
+    const fallback = { algorithm: "cart", params: { max_depth: 1 } };
+    const base = params.base ?? fallback;
+    return [
+      ...nestedTerms(base, fallback, "params.base", shape),
+      keptMembers(base, subsets * num(params, "n_estimators", 10), rows, shape, "params.n_subsets"),
+      { path: "features", bytes: values(rows * (shape.features + 4 + 2 * Math.max(1, shape.classes))), what: "one subset's copy of its rows, its distribution and one round's predictions" },
     ];
   },
   voting: (_algorithm, params, shape) => {

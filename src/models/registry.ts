@@ -17,6 +17,7 @@ import { labelPropagation, labelSpreading, selfTraining } from "./semi/index.js"
 import { randomForest } from "./ensemble/random-forest.js";
 import { bagging } from "./ensemble/bagging.js";
 import { adaboost } from "./ensemble/adaboost.js";
+import { easyEnsemble } from "./ensemble/easy-ensemble.js";
 import { voting } from "./ensemble/voting.js";
 import { stacking } from "./ensemble/stacking.js";
 
@@ -26,7 +27,7 @@ import { stacking } from "./ensemble/stacking.js";
  * must not read the other's exports while it is still being evaluated.
  */
 function all(): readonly Algorithm[] {
-  return [baseline, id3, c45, cart, obliqueTree, ...linearAlgorithms, mlp, svm, svr, randomForest, bagging, adaboost, voting, stacking, gradientBoosting, ...clusterAlgorithms, labelPropagation, labelSpreading, selfTraining, ...bayesAlgorithms, knn];
+  return [baseline, id3, c45, cart, obliqueTree, ...linearAlgorithms, mlp, svm, svr, randomForest, bagging, adaboost, easyEnsemble, voting, stacking, gradientBoosting, ...clusterAlgorithms, labelPropagation, labelSpreading, selfTraining, ...bayesAlgorithms, knn];
 }
 
 let byName: Map<string, Algorithm> | null = null;

@@ -157,6 +157,16 @@ function stepTerms(name: string, spec: Spec, s: FlowShape, classes: number, at: 
         { path: `${at}.n_components`, bytes: values(n * d), what: `nca: ${d} output columns` },
       ];
     }
+    case "lmnn": {
+      const p = chosenNumeric(spec, s);
+      const d = Math.min(int(spec, "n_components", p), p);
+      s.numeric += d - p;
+      return [
+        // No n × n matrix: the row-major input, the embedding, per-row pair weights and sums, the target list, d × d sums and L-BFGS's history.
+        { path: `${at}.max_rows`, bytes: values(n * (2 * p + d + 4) + p * p + 25 * d * p) + 4 * n * int(spec, "n_neighbors", 3), what: `lmnn: ${n.toLocaleString("en")} rows' input, embedding and pair weights` },
+        { path: `${at}.n_components`, bytes: values(n * d), what: `lmnn: ${d} output columns` },
+      ];
+    }
     case "select":
       return selectTerms(spec, s, classes, at);
     case "resample": {
@@ -189,7 +199,7 @@ function selectTerms(spec: Spec, s: FlowShape, classes: number, at: string): Mem
 }
 
 /** The option to change when a step's output columns make the table too wide. */
-const WIDENING_OPTION: Readonly<Record<string, string>> = { one_hot: "columns", polynomial: "degree", pca: "n_components", lda_projection: "n_components", mds: "n_components", nca: "n_components", impute: "add_indicator" };
+const WIDENING_OPTION: Readonly<Record<string, string>> = { one_hot: "columns", polynomial: "degree", pca: "n_components", lda_projection: "n_components", mds: "n_components", nca: "n_components", lmnn: "n_components", impute: "add_indicator" };
 
 function repetitions(validation: ResolvedSpec["validation"]): number {
   const v = validation as { method: string; repeats?: number; rounds?: number };
@@ -249,4 +259,4 @@ export function estimateJobMemory(spec: Pick<ResolvedSpec, "algorithm" | "params
 }
 
 /** Steps the estimate models one by one; any other step counts as rewriting every column (a test keeps this list honest). */
-export const MODELLED_STEPS: readonly string[] = ["scale", "binarize", "transform", "impute", "ordinal", "one_hot", "polynomial", "pca", "lda_projection", "mds", "nca", "select", "resample", "target_encode"];
+export const MODELLED_STEPS: readonly string[] = ["scale", "binarize", "transform", "impute", "ordinal", "one_hot", "polynomial", "pca", "lda_projection", "mds", "nca", "lmnn", "select", "resample", "target_encode"];

@@ -24,6 +24,7 @@ import type { Target } from "../models/contract.js";
 import { ldaProjectionStep } from "./steps/lda-projection.js";
 import { mdsStep } from "./steps/mds.js";
 import { ncaStep } from "./steps/nca.js";
+import { lmnnStep } from "./steps/lmnn.js";
 import { pcaStep } from "./steps/pca.js";
 import { resampleStep } from "./steps/resample.js";
 import { selectStep } from "./steps/select.js";
@@ -65,7 +66,7 @@ for (const [name, t] of transforms) {
     ...(t.plan ? { plan: (spec: unknown, columns: readonly PlannedColumn[]) => t.plan!(spec, columns) } : {}),
   };
 }
-const steps: readonly TypedStep<never, never>[] = [pcaStep, ldaProjectionStep, mdsStep, ncaStep, selectStep, resampleStep, targetEncodeStep] as unknown as TypedStep<never, never>[];
+const steps: readonly TypedStep<never, never>[] = [pcaStep, ldaProjectionStep, mdsStep, ncaStep, lmnnStep, selectStep, resampleStep, targetEncodeStep] as unknown as TypedStep<never, never>[];
 for (const s of steps) registry[s.name] = s as unknown as PipelineStep;
 
 export const STEP_REGISTRY: Readonly<Record<string, PipelineStep>> = registry;

@@ -30,10 +30,9 @@ import { bootstrapCounts, ensembleSeed, memberRng } from "./bootstrap.js";
 import type { Learner } from "./members.js";
 import type { LearnerSpec } from "./params.js";
 import { checkLearner, checkMemberStates, predictMember, resolveLearner, subsetTarget } from "./members.js";
-import { ENSEMBLE_FAMILY, MAX_ESTIMATORS, learnerSpec, nEstimatorsParam } from "./params.js";
+import { ENSEMBLE_FAMILY, MAX_ESTIMATORS, MAX_LEARNING_RATE, learnerSpec, nEstimatorsParam } from "./params.js";
 
-/** Larger steps only shrink every round's α the other way; beyond this the first round decides everything. */
-export const MAX_LEARNING_RATE = 100;
+export { MAX_LEARNING_RATE };
 
 export const adaboostParams = z
   .object({

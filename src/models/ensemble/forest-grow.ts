@@ -44,8 +44,11 @@ export function presort(train: TrainingSet): (Int32Array | null)[] {
   return cols.num.map((v) => (v ? argsortByValue(ids, v) : null));
 }
 
-/** Trees [from, to) of the forest, and (when planned) their out-of-bag outputs added to `oob`. */
-export function growTrees(train: TrainingSet, plan: ForestPlan, order: readonly (Int32Array | null)[], from: number, to: number, ctx: FitContext, oob: OobAccumulator | null): TreeState[] {
+/**
+ * Trees [from, to) of the forest, and (when planned) their out-of-bag outputs added to
+ * `oob`; with `oobRows`, each tree's out-of-bag rows are pushed to it (permutation importances).
+ */
+export function growTrees(train: TrainingSet, plan: ForestPlan, order: readonly (Int32Array | null)[], from: number, to: number, ctx: FitContext, oob: OobAccumulator | null, oobRows?: Int32Array[]): TreeState[] {
   const n = train.X.rowCount;
   const slotOf = new Int32Array(n);
   const trees: TreeState[] = [];
@@ -69,6 +72,7 @@ export function growTrees(train: TrainingSet, plan: ForestPlan, order: readonly 
     };
     const tree = compact(fitTree(train, plan.engine, { rng, progress: () => {}, signal: ctx.signal }, { bag: { rows: bag.rows, weights: bag.weights, sortedFrom } }));
     trees.push(tree);
+    if (oobRows) oobRows.push(outOfBag(counts));
     if (oob && plan.oob) {
       const left = outOfBag(counts);
       if (left.length > 0) oob.add(left, predictValues(tree, columnsFor(tree.features, takeRows(train.X, left))), false);

@@ -19,6 +19,9 @@ export type LearnerSpec = z.infer<typeof learnerSpec>;
  */
 export const MAX_ESTIMATORS = 5000;
 
+/** AdaBoost's step (adaboost, easy_ensemble): larger steps only shrink every round's α the other way; beyond this the first round decides everything. */
+export const MAX_LEARNING_RATE = 100;
+
 /** Different learners in one voting or stacking ensemble: each is a full fit on all the rows (stacking: cv + 1 fits). */
 export const MAX_VOTERS = 100;
 

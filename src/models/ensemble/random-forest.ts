@@ -6,7 +6,9 @@
  * (multiplied into the bootstrap counts).
  *
  * Reports the out-of-bag estimate (oob.ts) and impurity importances (each tree's
- * normalised impurity decrease per feature, averaged over the trees) in explain.
+ * normalised impurity decrease per feature, averaged over the trees) in explain, and,
+ * when `permutation_n_repeats` > 0, permutation importances on the out-of-bag rows
+ * (permutation-importance.ts), computed at fit time since explain sees no data.
  */
 import { z } from "zod";
 import type { Frame } from "../../data/frame.js";
@@ -23,9 +25,27 @@ import type { TreeColumns } from "../tree/tree-columns.js";
 import { ensembleSeed } from "./bootstrap.js";
 import { growTrees, presort } from "./forest-grow.js";
 import { OobAccumulator, oobSchema } from "./oob.js";
+import { oobPermutationImportances } from "./permutation-importance.js";
 import { ENSEMBLE_FAMILY, MAX_ESTIMATORS, checkMaxFeatures, featureCount, maxFeaturesParams, maxSamplesParam, nEstimatorsParam } from "./params.js";
 
 const { max_features: _treeMaxFeatures, ...treeStopping } = stoppingParams;
+
+/** Shuffles per feature: each is a pass over the out-of-bag rows of every tree using it. */
+export const MAX_PERMUTATION_REPEATS = 100;
+/** Rows scored for permutation importances: repeats × rows × classes sums are held at once. */
+export const MAX_PERMUTATION_ROWS = 100_000;
+
+const permutationSchema = z
+  .object({
+    rows: z.literal("out_of_bag"),
+    metric: z.enum(["accuracy", "r2"]),
+    n_repeats: z.int().min(1),
+    rows_scored: z.int().min(1),
+    baseline: z.number(),
+    mean: f64,
+    std: f64,
+  })
+  .strict();
 
 export const randomForestParams = z
   .object({
@@ -35,6 +55,18 @@ export const randomForestParams = z
     bootstrap: z.boolean().default(true).describe("Draw each tree's rows with replacement (false: max_samples of the rows without replacement, all of them by default)."),
     max_samples: maxSamplesParam,
     oob_score: z.boolean().default(true).describe("Compute the out-of-bag estimate (needs bootstrap or max_samples below 1); shown by explain."),
+    permutation_n_repeats: z
+      .int()
+      .min(0)
+      .max(MAX_PERMUTATION_REPEATS)
+      .default(0)
+      .describe(`Permutation importances (scikit-learn's permutation_importance, on the out-of-bag rows with out-of-bag predictions): shuffles per feature; 0: not computed. At most ${MAX_PERMUTATION_REPEATS}.`),
+    permutation_max_rows: z
+      .int()
+      .min(1)
+      .max(MAX_PERMUTATION_ROWS)
+      .default(10_000)
+      .describe(`Out-of-bag rows the permutation importances are scored on (a seeded draw when more are out of bag): the cost is features × (repeats + 1) × these rows' walks of the trees using each feature. At most ${MAX_PERMUTATION_ROWS.toLocaleString("en")}.`),
     ...treeStopping,
     max_categories_per_split: maxCategoriesParam(null),
   })
@@ -53,6 +85,8 @@ const stateObject = z
     /** Mean over the trees of each tree's normalised impurity decrease per feature. */
     importances: f64,
     oob: oobSchema.nullable(),
+    /** Absent in artifacts from before permutation importances existed. */
+    permutation: permutationSchema.nullable().optional(),
   })
   .strict();
 export type RandomForestState = z.infer<typeof stateObject>;
@@ -62,6 +96,7 @@ const state = stateObject.superRefine(
     if (s.task === "classification" && !checkClasses(s.classes, report)) return;
     if (s.task === "regression" && s.classes.length > 0) return report("a regression forest has no classes", ["classes"]);
     if (s.importances.length !== s.features.length) return report("importances need one value per feature", ["importances"]);
+    if (s.permutation && (s.permutation.mean.length !== s.features.length || s.permutation.std.length !== s.features.length)) return report("permutation importances need one value per feature", ["permutation"]);
     const same = JSON.stringify(s.features);
     for (let t = 0; t < s.trees.length; t++) {
       const tree = s.trees[t];
@@ -88,9 +123,14 @@ function fit(train: TrainingSet, p: RandomForestParams, ctx: FitContext): Random
   const plan = { trees: p.n_estimators, bootstrap: p.bootstrap, samples, oob: p.oob_score && (p.bootstrap || samples < n), engine, seed: ensembleSeed(ctx.rng) };
   const W = regression ? 1 : target.classes.length;
   const oob = plan.oob ? new OobAccumulator(target, W) : null;
-  const trees = growTrees(train, plan, presort(train), 0, plan.trees, ctx, oob);
+  const permute = p.permutation_n_repeats > 0;
+  const oobRows: Int32Array[] | undefined = permute ? [] : undefined;
+  // Drawn before the trees' own seeds are used, so turning importances on changes no tree.
+  const permutationRng = ctx.rng.fork();
+  const trees = growTrees(train, plan, presort(train), 0, plan.trees, ctx, oob, oobRows);
   const features = cols.schema.map((s) => ({ ...s }));
   for (const t of trees) t.features = features;
+  const permutation = oobRows ? oobPermutationImportances(train.X, target, trees, oobRows, W, { repeats: p.permutation_n_repeats, maxRows: p.permutation_max_rows, rng: permutationRng, signal: ctx.signal }) : null;
   return {
     task: target.task,
     classes: regression ? [] : [...target.classes],
@@ -99,6 +139,7 @@ function fit(train: TrainingSet, p: RandomForestParams, ctx: FitContext): Random
     trees,
     importances: meanImportances(trees, d),
     oob: oob ? oob.result() : null,
+    permutation,
   };
 }
 
@@ -209,6 +250,17 @@ function explain(s: RandomForestState) {
     max_features: s.max_features,
     oob: s.oob,
     feature_importances: Object.fromEntries(s.features.map((f, j) => [f.name, s.importances[j]])),
+    permutation_importances: s.permutation
+      ? {
+          rows: s.permutation.rows,
+          metric: s.permutation.metric,
+          n_repeats: s.permutation.n_repeats,
+          rows_scored: s.permutation.rows_scored,
+          baseline: s.permutation.baseline,
+          mean: Object.fromEntries(s.features.map((f, j) => [f.name, (s.permutation as { mean: Float64Array }).mean[j]])),
+          std: Object.fromEntries(s.features.map((f, j) => [f.name, (s.permutation as { std: Float64Array }).std[j]])),
+        }
+      : null,
     trees: { node_count: { mean: mean(nodes), min: Math.min(...nodes), max: Math.max(...nodes) }, depth: { mean: mean(depths), max: Math.max(...depths) } },
   };
 }
@@ -217,7 +269,7 @@ export const randomForest: Algorithm<RandomForestParams, RandomForestState> = {
   name: "random_forest",
   family: ENSEMBLE_FAMILY,
   tasks: ["classification", "regression"],
-  description: "Random forest: cart trees on bootstraps with max_features attributes drawn at every node; averaged probabilities or means; out-of-bag estimate and impurity importances.",
+  description: "Random forest: cart trees on bootstraps with max_features attributes drawn at every node; averaged probabilities or means; out-of-bag estimate, impurity and (optional) out-of-bag permutation importances.",
   params: randomForestParams,
   state,
   accepts: { categorical: true, missing: true, weights: true },

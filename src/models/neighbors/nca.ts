@@ -115,7 +115,7 @@ export function ncaObjective(X: Float64Array, n: number, d: number, y: Int32Arra
 }
 
 /** The top-c principal directions of X (rows of the result), scikit-learn's init "pca" up to signs. */
-function pcaInit(X: Float64Array, n: number, d: number, c: number): Float64Array {
+export function pcaInit(X: Float64Array, n: number, d: number, c: number): Float64Array {
   const mean = new Float64Array(d);
   for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) mean[j] += X[i * d + j] / n;
   const cov = Matrix.zeros(d, d);
@@ -144,17 +144,9 @@ class Converged extends Error {}
  * iteration lowers the objective by at most tol · max(|f_k|, |f_k+1|, 1) (ftol). The
  * second test is applied here: the optimiser reports each iteration's objective, the
  * next evaluation then stops it, and the best point evaluated so far is kept.
+ * (Shared with lmnn.ts, which stops the same way.)
  */
-export function fitNca(X: Float64Array, n: number, d: number, y: Int32Array, options: NcaOptions): NcaResult {
-  const c = options.components;
-  let x0: Float64Array;
-  if (options.init === "pca") {
-    x0 = pcaInit(X, n, d, c);
-  } else {
-    x0 = new Float64Array(c * d);
-    for (let a = 0; a < Math.min(c, d); a++) x0[a * d + a] = 1;
-  }
-  const inner = ncaObjective(X, n, d, y, c);
+export function lbfgsWithFtol(inner: Objective, x0: Float64Array, options: { maxIter: number; tol: number; signal?: AbortFlag }): { x: Float64Array<ArrayBuffer>; loss: number; iterations: number; converged: boolean } {
   const best = Float64Array.from(x0);
   let bestLoss = Infinity;
   let previous = Infinity;
@@ -180,9 +172,22 @@ export function fitNca(X: Float64Array, n: number, d: number, y: Int32Array, opt
   };
   try {
     const result = minimize(objective, x0, { method: "lbfgs", maxIter: options.maxIter, tol: options.tol, signal: options.signal, onIteration });
-    return { components: Float64Array.from(result.x), iterations: result.iterations, converged: result.converged, score: -result.loss / n };
+    return { x: Float64Array.from(result.x), loss: result.loss, iterations: result.iterations, converged: result.converged };
   } catch (e) {
     if (!(e instanceof Converged)) throw e;
-    return { components: best, iterations, converged: true, score: -bestLoss / n };
+    return { x: best, loss: bestLoss, iterations, converged: true };
   }
+}
+
+export function fitNca(X: Float64Array, n: number, d: number, y: Int32Array, options: NcaOptions): NcaResult {
+  const c = options.components;
+  let x0: Float64Array;
+  if (options.init === "pca") {
+    x0 = pcaInit(X, n, d, c);
+  } else {
+    x0 = new Float64Array(c * d);
+    for (let a = 0; a < Math.min(c, d); a++) x0[a * d + a] = 1;
+  }
+  const r = lbfgsWithFtol(ncaObjective(X, n, d, y, c), x0, options);
+  return { components: r.x, iterations: r.iterations, converged: r.converged, score: -r.loss / n };
 }

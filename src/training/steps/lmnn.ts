@@ -1,0 +1,148 @@
+/**
+ * `lmnn`: Large Margin Nearest Neighbour as a preprocessing step (seed 002's
+ * "learn the metric, then use the neighbours"), the twin of the `nca` step: the
+ * chosen numeric columns are replaced by lmnn1 … lmnnc = L(x − x̄), with L fitted on
+ * the training rows by models/neighbors/lmnn.ts. Target neighbours are found in the
+ * input space, so scale first: `[{ step: "scale" }, { step: "lmnn" }]` + `knn`; the
+ * explicit scale step in front also stops the pipeline from standardising LMNN's
+ * outputs (which would undo the metric), as any request-level `scale` step does.
+ *
+ * Each evaluation is O(rows² × (n_components + n_neighbors)) time (no n × n matrix
+ * is held): the rows are bounded by `max_rows` (a larger training set is refused,
+ * not subsampled).
+ */
+import { z } from "zod";
+import { DataError } from "../../data/errors.js";
+import { pickColumns, byColumn } from "../../data/transforms/transform.js";
+import { columnCountParam } from "../../models/limits.js";
+import { fitLmnn } from "../../models/neighbors/lmnn.js";
+import { f64 } from "../../models/state-schemas.js";
+import { centredRows, columnMeans, completeNumericInputs, numericInputsOf, outputNames, planReplace, replaceInputs } from "./numeric-inputs.js";
+import type { TypedStep } from "./typed-step.js";
+
+const STEP = "lmnn";
+/** 20,000 rows: one evaluation then walks 4·10⁸ pairs, minutes per iteration. */
+export const LMNN_MAX_ROWS = 20_000;
+const MAX_ITER = 10_000;
+/** Target neighbours per row: each multiplies the hinge terms of every impostor. */
+export const LMNN_MAX_NEIGHBORS = 100;
+
+export const lmnnSpec = z
+  .object({
+    /** Default: every numeric column. */
+    columns: z.array(z.string()).optional(),
+    n_components: columnCountParam("Dimensions of the learned space; null: as many as the columns.", "the columns"),
+    init: z
+      .enum(["auto", "identity", "pca"])
+      .default("auto")
+      .describe("Start of the optimisation: identity, or the top principal directions (pca); auto: identity when n_components equals the columns, else pca."),
+    n_neighbors: z.number().int().min(1).max(LMNN_MAX_NEIGHBORS).default(3).describe(`Target neighbours per row: its nearest rows of the same class in the input space, pulled close. At most ${LMNN_MAX_NEIGHBORS}.`),
+    push_weight: z.number().min(0).max(1).default(0.5).describe("μ: the weight of pushing impostors beyond the margin; 1 − μ weighs pulling the target neighbours."),
+    max_iter: z.number().int().min(1).max(MAX_ITER).default(50).describe(`L-BFGS iterations at most (pylmnn's default 50). At most ${MAX_ITER.toLocaleString("en")}.`),
+    tol: z.number().positive().default(1e-5),
+    max_rows: z
+      .number()
+      .int()
+      .min(2)
+      .max(LMNN_MAX_ROWS)
+      .default(5_000)
+      .describe(`Training rows allowed (each evaluation compares every pair of rows); more is refused. At most ${LMNN_MAX_ROWS.toLocaleString("en")}.`),
+    prefix: z.string().min(1).default("lmnn"),
+  })
+  .strict();
+
+export const lmnnFitted = z
+  .object({
+    columns: z.array(z.string()),
+    names: z.array(z.string()),
+    mean: f64,
+    /** c × d row-major. */
+    components: f64,
+    iterations: z.number().int(),
+    converged: z.boolean(),
+    loss: z.number(),
+    impostors: z.number().int().min(0),
+  })
+  .strict()
+  .refine((f) => f.mean.length === f.columns.length && f.components.length === f.columns.length * f.names.length && f.components.every(Number.isFinite), {
+    message: "components do not match the columns",
+  });
+
+export type LmnnSpec = z.infer<typeof lmnnSpec>;
+export type LmnnFitted = z.infer<typeof lmnnFitted>;
+
+export const lmnnStep: TypedStep<LmnnSpec, LmnnFitted> = {
+  name: STEP,
+  description: "Large Margin Nearest Neighbour (supervised metric learning): numeric columns onto the linear map that pulls each row's same-class target neighbours close and pushes other classes a margin beyond them (L-BFGS).",
+  spec: lmnnSpec,
+  fitted: lmnnFitted,
+
+  fit(frame, spec, ctx) {
+    if (ctx.target?.task !== "classification") throw new DataError(`${STEP} needs a categorical target (classes)`, "step");
+    const n = frame.rowCount;
+    if (n > spec.max_rows) throw new DataError(`${STEP}: ${n.toLocaleString("en")} training rows, above max_rows ${spec.max_rows.toLocaleString("en")} (each evaluation compares every pair of rows)`, "max_rows");
+    const { names: inputs, columns } = completeNumericInputs(frame, spec.columns, STEP);
+    const d = inputs.length;
+    const c = spec.n_components ?? d;
+    if (c > d) throw new DataError(`${STEP}: n_components = ${c}, and there are only ${d} numeric columns`, "n_components");
+    const mean = columnMeans(columns, n);
+    const X = centredRows(columns, mean, n);
+    const init = spec.init === "auto" ? (c === d ? "identity" : "pca") : spec.init;
+    const result = fitLmnn(X, n, d, ctx.target.y, { components: c, neighbors: spec.n_neighbors, pushWeight: spec.push_weight, init, maxIter: spec.max_iter, tol: spec.tol, signal: ctx.signal });
+    const names = outputNames(
+      spec.prefix,
+      c,
+      frame.columns.map((col) => col.name),
+      inputs,
+      STEP,
+    );
+    return { columns: inputs, names, mean, components: result.components, iterations: result.iterations, converged: result.converged, loss: result.loss, impostors: result.impostors };
+  },
+
+  apply(fitted, frame) {
+    const inputs = numericInputsOf(frame, fitted.columns, STEP);
+    const n = frame.rowCount;
+    const d = fitted.columns.length;
+    const outputs = fitted.names.map(() => new Float64Array(n));
+    inputs.forEach((x, j) => {
+      const shift = fitted.mean[j];
+      outputs.forEach((out, a) => {
+        const w = fitted.components[a * d + j];
+        for (let i = 0; i < n; i++) {
+          const v = x[i] - shift;
+          // A missing cell counts as the training mean (contributes nothing), as in pca and lda_projection.
+          if (v === v) out[i] += w * v;
+        }
+      });
+    });
+    return replaceInputs(frame, fitted.columns, fitted.names, outputs);
+  },
+
+  describe(fitted) {
+    const d = fitted.columns.length;
+    return {
+      input_columns: [...fitted.columns],
+      output_columns: [...fitted.names],
+      iterations: fitted.iterations,
+      converged: fitted.converged,
+      loss: fitted.loss,
+      active_impostor_triples: fitted.impostors,
+      components: Object.fromEntries(fitted.names.map((name, a) => [name, byColumn(fitted.columns, Array.from(fitted.columns, (_, j) => fitted.components[a * d + j]))])),
+    };
+  },
+
+  plan(spec, columns, target) {
+    if (target && target.type !== "categorical") throw new DataError(`${STEP} needs a categorical target (classes)`, "step");
+    const chosen = pickColumns(columns, spec.columns, ["numeric"], STEP).map((c) => c.name);
+    if (spec.n_components !== null && spec.n_components > chosen.length) {
+      throw new DataError(`${STEP}: n_components = ${spec.n_components}, and there are only ${chosen.length} numeric columns`, "n_components");
+    }
+    if (chosen.length === 0) return null;
+    const c = spec.n_components ?? chosen.length;
+    return planReplace(
+      columns,
+      chosen,
+      Array.from({ length: c }, (_, k) => `${spec.prefix}${k + 1}`),
+    );
+  },
+};
