@@ -16,7 +16,7 @@
  */
 import type { Algorithm } from "./contract.js";
 import { EXHAUSTIVE_MAX_CLASSES } from "./multiclass/code-matrix.js";
-import { AGNES_MAX_ROWS, KMEDOIDS_MAX_ROWS } from "./cluster/limits.js";
+import { AGNES_MAX_ROWS, DIANA_MAX_ROWS, KMEDOIDS_MAX_ROWS } from "./cluster/limits.js";
 import { ELKAN_MAX_BOUNDS } from "./cluster/kmeans-engine.js";
 import { MAX_RBF_ROWS as SEMI_MAX_RBF_ROWS } from "./semi/label-propagation.js";
 import { getAlgorithm } from "./registry.js";
@@ -184,7 +184,7 @@ const baseline: FamilyEstimate = (_algorithm, _params, shape) => [{ path: "featu
  * Clustering: every method keeps a row-major copy of the rows and their labels; then
  * kmedoids its n × n distance matrix, k-means-like methods k × d centres (and k-means++'s candidate potentials, 2 + ln k rows each),
  * gmm n × k responsibilities and k d × d covariances and factors, agnes its condensed n × n
- * distance matrix (single linkage excepted: Prim's tree needs O(n)), dbscan O(n) buffers.
+ * distance matrix (single linkage excepted: Prim's tree needs O(n)), diana its condensed matrix too, dbscan O(n) buffers.
  */
 const cluster: FamilyEstimate = (algorithm, params, shape) => {
   const { rows: n, features: p } = shape;
@@ -206,6 +206,10 @@ const cluster: FamilyEstimate = (algorithm, params, shape) => {
     const m = Math.min(n, AGNES_MAX_ROWS);
     if (linkage !== "single") terms.push({ path: "params.linkage", bytes: values((m * (m - 1)) / 2), what: `the condensed distance matrix of ${m.toLocaleString("en")} rows (${linkage} linkage; single linkage needs none)` });
     terms.push({ path: "features", bytes: values(8 * n), what: "the merge list and the nearest-neighbour chain" });
+  } else if (name === "diana") {
+    // Beyond the row limit the fit refuses before allocating.
+    const m = Math.min(n, DIANA_MAX_ROWS);
+    terms.push({ path: "features", bytes: values((m * (m - 1)) / 2 + 8 * n), what: `the condensed distance matrix of ${m.toLocaleString("en")} rows, the split sums and the merge list` });
   } else if (name === "dbscan") {
     terms.push({ path: "features", bytes: values(n) + 4 * n, what: "one neighbourhood buffer, core flags and the search stack (neighbourhoods are queried again, not kept)" });
   }

@@ -66,6 +66,7 @@ test("every registered algorithm declares scaleSensitive", () => {
     "agnes",
     "bisecting_kmeans",
     "dbscan",
+    "diana",
     "elastic_net",
     "gmm",
     "kmeans",
