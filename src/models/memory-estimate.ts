@@ -184,7 +184,8 @@ const baseline: FamilyEstimate = (_algorithm, _params, shape) => [{ path: "featu
  * Clustering: every method keeps a row-major copy of the rows and their labels; then
  * kmedoids its n × n distance matrix, k-means-like methods k × d centres (and k-means++'s candidate potentials, 2 + ln k rows each),
  * gmm n × k responsibilities and k d × d covariances and factors, agnes its condensed n × n
- * distance matrix (single linkage excepted: Prim's tree needs O(n)), diana its condensed matrix too, dbscan O(n) buffers.
+ * distance matrix (single linkage excepted: Prim's tree needs O(n)), diana its condensed matrix too, dbscan O(n) buffers,
+ * optics its neighbour index, the reachability graph and, with a max_eps, one radius query's result.
  */
 const cluster: FamilyEstimate = (algorithm, params, shape) => {
   const { rows: n, features: p } = shape;
@@ -210,6 +211,12 @@ const cluster: FamilyEstimate = (algorithm, params, shape) => {
     // Beyond the row limit the fit refuses before allocating.
     const m = Math.min(n, DIANA_MAX_ROWS);
     terms.push({ path: "features", bytes: values((m * (m - 1)) / 2 + 8 * n), what: `the condensed distance matrix of ${m.toLocaleString("en")} rows, the split sums and the merge list` });
+  } else if (name === "optics") {
+    const minSamples = Math.min(num(params, "min_samples", 5), Math.max(1, n));
+    // Per row: reachability, core distance, heap entries (up to one per improvement, ~2 per row), ordering, predecessor; a kNN batch of 1,024 rows × min_samples;
+    // a bounded radius query may return every row (distances, indices and the sort's scratch).
+    terms.push({ path: "params.min_samples", bytes: values(6 * n + 2 * 1024 * minSamples) + 4 * n, what: `the reachability graph of ${n} rows, its queue and a ${minSamples}-neighbour batch` });
+    terms.push({ path: "params.max_eps", bytes: values(4 * n), what: "one radius query's neighbours (at most every row) and the neighbour index" });
   } else if (name === "dbscan") {
     terms.push({ path: "features", bytes: values(n) + 4 * n, what: "one neighbourhood buffer, core flags and the search stack (neighbourhoods are queried again, not kept)" });
   }

@@ -78,6 +78,7 @@ test("every registered algorithm declares scaleSensitive", () => {
     "logistic_regression",
     "mlp",
     "naive_bayes",
+    "optics",
     "perceptron",
     "ridge",
     "self_training",

@@ -7,5 +7,6 @@ import { diana } from "./diana.js";
 import { gmm } from "./gmm.js";
 import { kmeans } from "./kmeans.js";
 import { kmedoids } from "./kmedoids.js";
+import { optics } from "./optics.js";
 
-export const clusterAlgorithms: readonly Algorithm[] = [kmeans, bisectingKmeans, kmedoids, gmm, agnes, diana, dbscan];
+export const clusterAlgorithms: readonly Algorithm[] = [kmeans, bisectingKmeans, kmedoids, gmm, agnes, diana, dbscan, optics];
