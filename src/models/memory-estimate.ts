@@ -185,8 +185,14 @@ const baseline: FamilyEstimate = (_algorithm, _params, shape) => [{ path: "featu
  * kmedoids its n × n distance matrix, k-means-like methods k × d centres (and k-means++'s candidate potentials, 2 + ln k rows each),
  * gmm n × k responsibilities and k d × d covariances and factors, agnes its condensed n × n
  * distance matrix (single linkage excepted: Prim's tree needs O(n)), diana its condensed matrix too, dbscan O(n) buffers,
- * optics its neighbour index, the reachability graph and, with a max_eps, one radius query's result.
+ * lvq its prototypes, optics its neighbour index, the reachability graph and, with a max_eps, one radius query's result.
  */
+/** Prototypes given as explicit init rows (lvq), else undefined. */
+function init(params: Params): number | undefined {
+  const i = params.init as { kind?: unknown; rows?: unknown } | undefined;
+  return i?.kind === "rows" && Array.isArray(i.rows) ? i.rows.length : undefined;
+}
+
 const cluster: FamilyEstimate = (algorithm, params, shape) => {
   const { rows: n, features: p } = shape;
   const k = Math.min(num(params, "n_clusters", num(params, "n_components", 8)), Math.max(1, n));
@@ -211,6 +217,9 @@ const cluster: FamilyEstimate = (algorithm, params, shape) => {
     // Beyond the row limit the fit refuses before allocating.
     const m = Math.min(n, DIANA_MAX_ROWS);
     terms.push({ path: "features", bytes: values((m * (m - 1)) / 2 + 8 * n), what: `the condensed distance matrix of ${m.toLocaleString("en")} rows, the split sums and the merge list` });
+  } else if (name === "lvq") {
+    const perClass = init(params) ?? num(params, "prototypes_per_class", 1) * Math.max(2, shape.classes);
+    terms.push({ path: "params.prototypes_per_class", bytes: values(perClass * (p + 1)), what: `${perClass} prototypes × ${p} features` });
   } else if (name === "optics") {
     const minSamples = Math.min(num(params, "min_samples", 5), Math.max(1, n));
     // Per row: reachability, core distance, heap entries (up to one per improvement, ~2 per row), ordering, predecessor; a kNN batch of 1,024 rows × min_samples;

@@ -76,6 +76,7 @@ test("every registered algorithm declares scaleSensitive", () => {
     "label_spreading",
     "lasso",
     "logistic_regression",
+    "lvq",
     "mlp",
     "naive_bayes",
     "optics",

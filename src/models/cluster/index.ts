@@ -7,6 +7,7 @@ import { diana } from "./diana.js";
 import { gmm } from "./gmm.js";
 import { kmeans } from "./kmeans.js";
 import { kmedoids } from "./kmedoids.js";
+import { lvq } from "./lvq.js";
 import { optics } from "./optics.js";
 
-export const clusterAlgorithms: readonly Algorithm[] = [kmeans, bisectingKmeans, kmedoids, gmm, agnes, diana, dbscan, optics];
+export const clusterAlgorithms: readonly Algorithm[] = [kmeans, bisectingKmeans, kmedoids, lvq, gmm, agnes, diana, dbscan, optics];
