@@ -9,12 +9,13 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { makeFrame } from "../../../src/data/frame.js";
 import { lvq, lvqParams, lvqStep } from "../../../src/models/cluster/lvq.js";
+import { rowMajor } from "../../../src/models/design-matrix.js";
 import { decodeState, encodeState } from "../../../src/models/state-codec.js";
 import { blobs, ctx, frameOf, watermelon4 } from "./helpers.js";
 
 const X = watermelon4();
 const n = 30;
-const flat = Float64Array.from({ length: 2 * n }, (_, k) => (X.columns[k % 2].values as Float64Array)[Math.floor(k / 2)]);
+const flat = rowMajor(X);
 /** 0-based rows 8…20 are the book's c2. */
 const y = Int32Array.from({ length: n }, (_, i) => (i >= 8 && i <= 20 ? 1 : 0));
 const target = { task: "classification" as const, y, classes: ["c1", "c2"] };
