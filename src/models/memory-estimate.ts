@@ -18,6 +18,7 @@ import type { Algorithm } from "./contract.js";
 import { EXHAUSTIVE_MAX_CLASSES } from "./multiclass/code-matrix.js";
 import { AGNES_MAX_ROWS, DIANA_MAX_ROWS, KMEDOIDS_MAX_ROWS } from "./cluster/limits.js";
 import { ELKAN_MAX_BOUNDS } from "./cluster/kmeans-engine.js";
+import { CORE_BATCH_NEIGHBOURS } from "./cluster/optics-graph.js";
 import { MAX_RBF_ROWS as SEMI_MAX_RBF_ROWS } from "./semi/label-propagation.js";
 import { getAlgorithm } from "./registry.js";
 
@@ -222,9 +223,10 @@ const cluster: FamilyEstimate = (algorithm, params, shape) => {
     terms.push({ path: "params.prototypes_per_class", bytes: values(perClass * (p + 1)), what: `${perClass} prototypes × ${p} features` });
   } else if (name === "optics") {
     const minSamples = Math.min(num(params, "min_samples", 5), Math.max(1, n));
-    // Per row: reachability, core distance, heap entries (up to one per improvement, ~2 per row), ordering, predecessor; a kNN batch of 1,024 rows × min_samples;
-    // a bounded radius query may return every row (distances, indices and the sort's scratch).
-    terms.push({ path: "params.min_samples", bytes: values(6 * n + 2 * 1024 * minSamples) + 4 * n, what: `the reachability graph of ${n} rows, its queue and a ${minSamples}-neighbour batch` });
+    // Per row: reachability, core distance, heap and its positions, ordering, predecessor; one kNN batch
+    // (distances and indices) of at most CORE_BATCH_NEIGHBOURS; a bounded radius query may return every row.
+    const batch = Math.min(n * minSamples, Math.max(minSamples, CORE_BATCH_NEIGHBOURS));
+    terms.push({ path: "params.min_samples", bytes: values(4 * n + 1.5 * batch), what: `the reachability graph of ${n} rows, its queue and a batch of ${minSamples}-neighbour queries` });
     terms.push({ path: "params.max_eps", bytes: values(4 * n), what: "one radius query's neighbours (at most every row) and the neighbour index" });
   } else if (name === "dbscan") {
     terms.push({ path: "features", bytes: values(n) + 4 * n, what: "one neighbourhood buffer, core flags and the search stack (neighbourhoods are queried again, not kept)" });

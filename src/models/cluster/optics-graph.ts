@@ -10,8 +10,8 @@
  *
  * Like scikit-learn, core distances and reachabilities are rounded to 15 decimals (np.around),
  * so that equal distances computed along different paths compare equal. The "least
- * reachability" queue is a binary heap with stale entries skipped: the same choice as
- * scikit-learn's argmin scan in O(log n) instead of O(n) per step.
+ * reachability" queue is an indexed binary heap of the rows with finite reachability: the
+ * same choice as scikit-learn's argmin scan in O(log n) instead of O(n) per step.
  *
  * Extraction: `dbscanCut` is cluster_optics_dbscan (an eps cut of the reachability plot);
  * `xiClusters`/`xiLabels` are cluster_optics_xi (steep areas of the plot), line for line.
@@ -39,61 +39,77 @@ export function round15(x: number): number {
   return r / 1e15;
 }
 
-/** Min-heap of (reachability, row), ordered by reachability then row. */
+/**
+ * Indexed min-heap of unprocessed rows by (reachability, row), with decrease-key: at most one
+ * entry per row, so O(n) memory however many times reachabilities improve.
+ */
 class ReachHeap {
-  private keys: number[] = [];
-  private rows: number[] = [];
-  get size(): number {
-    return this.rows.length;
+  private readonly heap: Int32Array;
+  private readonly pos: Int32Array;
+  private size = 0;
+  constructor(
+    n: number,
+    private readonly key: Float64Array,
+  ) {
+    this.heap = new Int32Array(n);
+    this.pos = new Int32Array(n).fill(-1);
   }
-  private less(i: number, j: number): boolean {
-    return this.keys[i] < this.keys[j] || (this.keys[i] === this.keys[j] && this.rows[i] < this.rows[j]);
+  get empty(): boolean {
+    return this.size === 0;
   }
-  private swap(i: number, j: number): void {
-    [this.keys[i], this.keys[j]] = [this.keys[j], this.keys[i]];
-    [this.rows[i], this.rows[j]] = [this.rows[j], this.rows[i]];
+  private less(a: number, b: number): boolean {
+    return this.key[a] < this.key[b] || (this.key[a] === this.key[b] && a < b);
   }
-  push(key: number, row: number): void {
-    this.keys.push(key);
-    this.rows.push(row);
-    for (let i = this.rows.length - 1; i > 0; ) {
+  private place(i: number, row: number): void {
+    this.heap[i] = row;
+    this.pos[row] = i;
+  }
+  private up(i: number): void {
+    const row = this.heap[i];
+    while (i > 0) {
       const p = (i - 1) >> 1;
-      if (!this.less(i, p)) break;
-      this.swap(i, p);
+      if (!this.less(row, this.heap[p])) break;
+      this.place(i, this.heap[p]);
       i = p;
     }
+    this.place(i, row);
   }
-  /** The least entry as [key, row]. */
-  pop(): [number, number] {
-    const top: [number, number] = [this.keys[0], this.rows[0]];
-    const last = this.rows.length - 1;
-    this.swap(0, last);
-    this.keys.pop();
-    this.rows.pop();
-    for (let i = 0; ; ) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < last && this.less(l, m)) m = l;
-      if (r < last && this.less(r, m)) m = r;
-      if (m === i) break;
-      this.swap(i, m);
-      i = m;
+  /** Insert `row`, or move it up after its key decreased. */
+  decreased(row: number): void {
+    if (this.pos[row] < 0) this.place(this.size++, row);
+    this.up(this.pos[row]);
+  }
+  pop(): number {
+    const top = this.heap[0];
+    this.pos[top] = -1;
+    const last = this.heap[--this.size];
+    if (this.size > 0) {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= this.size) break;
+        const c = l + 1 < this.size && this.less(this.heap[l + 1], this.heap[l]) ? l + 1 : l;
+        if (!this.less(this.heap[c], last)) break;
+        this.place(i, this.heap[c]);
+        i = c;
+      }
+      this.place(i, last);
     }
     return top;
   }
 }
 
-/** Rows per kNN batch for the core distances: bounds the k × batch result arrays. */
-const CORE_BATCH = 1024;
+/** Neighbours per kNN batch for the core distances: rows × min_samples results (about 50 MB) at a time. */
+export const CORE_BATCH_NEIGHBOURS = 4_194_304;
 
 /** The OPTICS graph of n row-major rows (1 < minSamples ≤ n; maxEps may be Infinity). */
 export function opticsGraph(X: Float64Array, n: number, d: number, minSamples: number, maxEps: number, signal?: AbortFlag): OpticsGraph {
   const index = buildIndex(X, n, d, { algorithm: "auto", leafSize: 30, metric: euclidean });
   const core = new Float64Array(n);
-  for (let start = 0; start < n; start += CORE_BATCH) {
+  const batch = Math.max(1, Math.floor(CORE_BATCH_NEIGHBOURS / minSamples));
+  for (let start = 0; start < n; start += batch) {
     throwIfAborted(signal);
-    const m = Math.min(CORE_BATCH, n - start);
+    const m = Math.min(batch, n - start);
     const { distances } = index.kneighbors(X.subarray(start * d, (start + m) * d), m, minSamples);
     for (let q = 0; q < m; q++) {
       const c = distances[q * minSamples + minSamples - 1];
@@ -104,7 +120,7 @@ export function opticsGraph(X: Float64Array, n: number, d: number, minSamples: n
   const pred = new Int32Array(n).fill(-1);
   const ordering = new Int32Array(n);
   const processed = new Uint8Array(n);
-  const heap = new ReachHeap();
+  const heap = new ReachHeap(n, reach);
   const bounded = Number.isFinite(maxEps);
   let lowest = 0;
   const offer = (row: number, dist: number, p: number) => {
@@ -113,20 +129,14 @@ export function opticsGraph(X: Float64Array, n: number, d: number, minSamples: n
     if (r < reach[row]) {
       reach[row] = r;
       pred[row] = p;
-      heap.push(r, row);
+      heap.decreased(row);
     }
   };
   for (let step = 0; step < n; step++) {
     if ((step & 255) === 0) throwIfAborted(signal);
-    let p = -1;
-    while (heap.size > 0) {
-      const [key, row] = heap.pop();
-      if (!processed[row] && key === reach[row]) {
-        p = row;
-        break;
-      }
-    }
-    if (p < 0) {
+    let p: number;
+    if (!heap.empty) p = heap.pop();
+    else {
       // Every unprocessed row is at ∞: scikit-learn's argmin takes the lowest.
       while (processed[lowest]) lowest++;
       p = lowest;

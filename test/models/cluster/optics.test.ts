@@ -5,10 +5,11 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { readFileSync } from "node:fs";
 import { dbscanLabels } from "../../../src/models/cluster/dbscan.js";
 import { optics, opticsParams, type OpticsState } from "../../../src/models/cluster/optics.js";
-import { round15 } from "../../../src/models/cluster/optics-graph.js";
+import { opticsGraph, round15 } from "../../../src/models/cluster/optics-graph.js";
 import { decodeState, encodeState } from "../../../src/models/state-codec.js";
 import { blobs, ctx, frameOf, watermelon4 } from "./helpers.js";
 
@@ -75,6 +76,53 @@ test("the dbscan cut at max_eps finds DBSCAN's core rows and clusters (border ro
     else assert.equal(s.labels[i], seen, `row ${i}`);
   }
   assert.equal(new Set(pairs.values()).size, pairs.size);
+});
+
+/** scikit-learn's loop as written: an argmin scan over the unprocessed rows and brute-force distances. */
+function naiveOptics(X: Float64Array, n: number, d: number, minSamples: number, maxEps: number) {
+  const dist = (i: number, j: number) => Math.sqrt(Array.from({ length: d }, (_, t) => (X[i * d + t] - X[j * d + t]) ** 2).reduce((a, b) => a + b, 0));
+  const core = Array.from({ length: n }, (_, i) => {
+    const c = Array.from({ length: n }, (_, j) => dist(i, j)).sort((a, b) => a - b)[minSamples - 1];
+    return c > maxEps ? Infinity : round15(c);
+  });
+  const reach = new Array<number>(n).fill(Infinity);
+  const pred = new Array<number>(n).fill(-1);
+  const done = new Array<boolean>(n).fill(false);
+  const ordering: number[] = [];
+  for (let step = 0; step < n; step++) {
+    let p = -1;
+    for (let i = 0; i < n; i++) if (!done[i] && (p < 0 || reach[i] < reach[p])) p = i;
+    done[p] = true;
+    ordering.push(p);
+    if (core[p] === Infinity) continue;
+    for (let i = 0; i < n; i++) {
+      if (done[i] || dist(p, i) > maxEps) continue;
+      const r = round15(Math.max(dist(p, i), core[p]));
+      if (r < reach[i]) {
+        reach[i] = r;
+        pred[i] = p;
+      }
+    }
+  }
+  return { ordering, reach, core, pred };
+}
+
+test("property: the heap-ordered graph equals scikit-learn's argmin loop, ties included (points on a small grid)", () => {
+  fc.assert(
+    fc.property(fc.integer({ min: 3, max: 40 }), fc.integer({ min: 1, max: 3 }), fc.integer({ min: 2, max: 6 }), fc.option(fc.integer({ min: 1, max: 4 })), fc.integer({ min: 0, max: 10_000 }), (n, d, minSamples, eps, seed) => {
+      fc.pre(minSamples <= n);
+      let s = seed;
+      const X = Float64Array.from({ length: n * d }, () => ((s = (s * 1103515245 + 12345) % 2147483648), s % 6));
+      const maxEps = eps ?? Infinity;
+      const g = opticsGraph(X, n, d, minSamples, maxEps);
+      const ref = naiveOptics(X, n, d, minSamples, maxEps);
+      assert.deepEqual(Array.from(g.ordering), ref.ordering);
+      assert.deepEqual(Array.from(g.reachability), ref.reach);
+      assert.deepEqual(Array.from(g.coreDistances), ref.core);
+      assert.deepEqual(Array.from(g.predecessor), ref.pred);
+    }),
+    { numRuns: 150 },
+  );
 });
 
 test("round15 is numpy's around(x, 15)", () => {
