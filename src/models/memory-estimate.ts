@@ -16,8 +16,9 @@
  */
 import type { Algorithm } from "./contract.js";
 import { EXHAUSTIVE_MAX_CLASSES } from "./multiclass/code-matrix.js";
-import { AGNES_MAX_ROWS, KMEDOIDS_MAX_ROWS } from "./cluster/limits.js";
+import { AGNES_MAX_ROWS, DIANA_MAX_ROWS, KMEDOIDS_MAX_ROWS } from "./cluster/limits.js";
 import { ELKAN_MAX_BOUNDS } from "./cluster/kmeans-engine.js";
+import { CORE_BATCH_NEIGHBOURS } from "./cluster/optics-graph.js";
 import { MAX_RBF_ROWS as SEMI_MAX_RBF_ROWS } from "./semi/label-propagation.js";
 import { getAlgorithm } from "./registry.js";
 
@@ -184,8 +185,15 @@ const baseline: FamilyEstimate = (_algorithm, _params, shape) => [{ path: "featu
  * Clustering: every method keeps a row-major copy of the rows and their labels; then
  * kmedoids its n × n distance matrix, k-means-like methods k × d centres (and k-means++'s candidate potentials, 2 + ln k rows each),
  * gmm n × k responsibilities and k d × d covariances and factors, agnes its condensed n × n
- * distance matrix (single linkage excepted: Prim's tree needs O(n)), dbscan O(n) buffers.
+ * distance matrix (single linkage excepted: Prim's tree needs O(n)), diana its condensed matrix too, dbscan O(n) buffers,
+ * lvq its prototypes, optics its neighbour index, the reachability graph and, with a max_eps, one radius query's result.
  */
+/** Prototypes given as explicit init rows (lvq), else undefined. */
+function init(params: Params): number | undefined {
+  const i = params.init as { kind?: unknown; rows?: unknown } | undefined;
+  return i?.kind === "rows" && Array.isArray(i.rows) ? i.rows.length : undefined;
+}
+
 const cluster: FamilyEstimate = (algorithm, params, shape) => {
   const { rows: n, features: p } = shape;
   const k = Math.min(num(params, "n_clusters", num(params, "n_components", 8)), Math.max(1, n));
@@ -206,6 +214,20 @@ const cluster: FamilyEstimate = (algorithm, params, shape) => {
     const m = Math.min(n, AGNES_MAX_ROWS);
     if (linkage !== "single") terms.push({ path: "params.linkage", bytes: values((m * (m - 1)) / 2), what: `the condensed distance matrix of ${m.toLocaleString("en")} rows (${linkage} linkage; single linkage needs none)` });
     terms.push({ path: "features", bytes: values(8 * n), what: "the merge list and the nearest-neighbour chain" });
+  } else if (name === "diana") {
+    // Beyond the row limit the fit refuses before allocating.
+    const m = Math.min(n, DIANA_MAX_ROWS);
+    terms.push({ path: "features", bytes: values((m * (m - 1)) / 2 + 8 * n), what: `the condensed distance matrix of ${m.toLocaleString("en")} rows, the split sums and the merge list` });
+  } else if (name === "lvq") {
+    const perClass = init(params) ?? num(params, "prototypes_per_class", 1) * Math.max(2, shape.classes);
+    terms.push({ path: "params.prototypes_per_class", bytes: values(perClass * (p + 1)), what: `${perClass} prototypes × ${p} features` });
+  } else if (name === "optics") {
+    const minSamples = Math.min(num(params, "min_samples", 5), Math.max(1, n));
+    // Per row: reachability, core distance, heap and its positions, ordering, predecessor; one kNN batch
+    // (distances and indices) of at most CORE_BATCH_NEIGHBOURS; a bounded radius query may return every row.
+    const batch = Math.min(n * minSamples, Math.max(minSamples, CORE_BATCH_NEIGHBOURS));
+    terms.push({ path: "params.min_samples", bytes: values(4 * n + 1.5 * batch), what: `the reachability graph of ${n} rows, its queue and a batch of ${minSamples}-neighbour queries` });
+    terms.push({ path: "params.max_eps", bytes: values(4 * n), what: "one radius query's neighbours (at most every row) and the neighbour index" });
   } else if (name === "dbscan") {
     terms.push({ path: "features", bytes: values(n) + 4 * n, what: "one neighbourhood buffer, core flags and the search stack (neighbourhoods are queried again, not kept)" });
   }

@@ -155,6 +155,38 @@ describe("a transductive method (agnes)", () => {
   });
 });
 
+describe("diana and optics (transductive), lvq (a classifier with prototypes)", () => {
+  test("diana: n_clusters, the training rows' labels, explain's dendrogram, predict 422", async () => {
+    const model = await train({ dataset_id: wm4, algorithm: "diana", features: ["密度", "含糖率"], params: { cut: { kind: "n_clusters", n_clusters: 3 } }, auto_scale: false });
+    assert.equal(model.n_clusters, 3);
+    const labels = (await t.app.inject({ url: `/v1/models/${model.id}/labels` })).json();
+    assert.equal(new Set(labels.items.map((it: { label: number }) => it.label)).size, 3);
+    const explain = (await t.app.inject({ url: `/v1/models/${model.id}/explain` })).json();
+    assert.equal(JSON.stringify(explain).includes("merges"), true);
+    const res = await t.app.inject({ method: "POST", url: `/v1/models/${model.id}/predict`, payload: { rows: [{ 密度: 0.5, 含糖率: 0.2 }] } });
+    assert.equal(res.json().code, "transductive_model");
+  });
+
+  test("optics: noise_count on the model, the labels endpoint, predict 422", async () => {
+    const model = await train({ dataset_id: wm4, algorithm: "optics", features: ["密度", "含糖率"], params: { min_samples: 5, cluster_method: { kind: "dbscan", eps: 0.11 } }, auto_scale: false });
+    const labels = (await t.app.inject({ url: `/v1/models/${model.id}/labels` })).json();
+    const noise = labels.items.filter((it: { label: number }) => it.label === -1).length;
+    assert.equal(model.noise_count, noise);
+    assert.ok(noise > 0 && (model.n_clusters as number) >= 1);
+    const res = await t.app.inject({ method: "POST", url: `/v1/models/${model.id}/predict`, payload: { rows: [{ 密度: 0.5, 含糖率: 0.2 }] } });
+    assert.equal(res.json().code, "transductive_model");
+  });
+
+  test("lvq trains with a categorical target and predicts classes", async () => {
+    const res = await t.app.inject({ method: "POST", url: "/v1/models", payload: { dataset_id: wm4WithGroups, algorithm: "lvq", target: "组", features: ["密度", "含糖率"], params: { prototypes_per_class: 2 }, validation: { method: "none" } } });
+    assert.equal(res.statusCode, 202, res.body);
+    const model = await waitFor(t.app, `/v1/models/${res.json().id}`);
+    const predicted = await t.app.inject({ method: "POST", url: `/v1/models/${model.id}/predict`, payload: { rows: [{ 密度: 0.5, 含糖率: 0.2 }] } });
+    assert.equal(predicted.statusCode, 200, predicted.body);
+    assert.ok(["a", "b", "c"].includes(predicted.json().predictions[0]), predicted.body);
+  });
+});
+
 describe("the evaluation body's rules around model_id", () => {
   test("a supervised model needs dataset_id and takes no reference; reference needs a model", async () => {
     const noDataset = await t.app.inject({ method: "POST", url: "/v1/evaluations", payload: { model_id: supervisedModel } });

@@ -18,6 +18,17 @@ import { AGNES_MAX_ROWS } from "./limits.js";
 import { clustersAtThreshold, cutTree, linkage } from "./linkage.js";
 import { MAX_CLUSTERS } from "./params.js";
 
+/** Where to cut a dendrogram into flat clusters (agnes and diana). */
+export const cutSchema = z
+  .discriminatedUnion("kind", [
+    z.object({ kind: z.literal("n_clusters"), n_clusters: z.int().min(1).max(MAX_CLUSTERS) }).strict(),
+    z.object({ kind: z.literal("distance_threshold"), distance_threshold: z.number().min(0) }).strict(),
+  ])
+  .default({ kind: "n_clusters", n_clusters: 2 })
+  .describe(
+    `Where to cut the dendrogram: {"kind":"n_clusters","n_clusters":k} (undo the last k − 1 merges; k at most ${MAX_CLUSTERS.toLocaleString("en")} and the training rows), or {"kind":"distance_threshold","distance_threshold":t} (scikit-learn's rule: one cluster more than the merges of height ≥ t).`,
+  );
+
 export const agnesParams = z
   .object({
     linkage: z
@@ -26,15 +37,7 @@ export const agnesParams = z
       .describe(
         `Cluster distance: ward (increase in SSE), complete (d_max), average (d_avg), single (d_min), centroid (between means). All but single keep an n × n distance matrix and accept at most ${AGNES_MAX_ROWS.toLocaleString("en")} training rows.`,
       ),
-    cut: z
-      .discriminatedUnion("kind", [
-        z.object({ kind: z.literal("n_clusters"), n_clusters: z.int().min(1).max(MAX_CLUSTERS) }).strict(),
-        z.object({ kind: z.literal("distance_threshold"), distance_threshold: z.number().min(0) }).strict(),
-      ])
-      .default({ kind: "n_clusters", n_clusters: 2 })
-      .describe(
-        `Where to cut the dendrogram: {"kind":"n_clusters","n_clusters":k} (undo the last k − 1 merges; k at most ${MAX_CLUSTERS.toLocaleString("en")} and the training rows), or {"kind":"distance_threshold","distance_threshold":t} (scikit-learn's rule: one cluster more than the merges of height ≥ t).`,
-      ),
+    cut: cutSchema,
   })
   .strict();
 export type AgnesParams = z.infer<typeof agnesParams>;
@@ -78,7 +81,7 @@ function fit(train: TrainingSet, params: AgnesParams, ctx: FitContext): AgnesSta
 }
 
 /** The merge list from the top of the dendrogram down: the last merges are the ones a cut chooses between. */
-function explain(s: AgnesState, maxValues: number | undefined): Record<string, unknown> {
+export function explainMerges(s: AgnesState, maxValues: number | undefined): Record<string, unknown> {
   const m = s.a.length;
   const budget = new ValueBudget(maxValuesOf(maxValues));
   const counts = new Int32Array(s.n_clusters);
@@ -116,5 +119,5 @@ export const agnes: Algorithm<AgnesParams, AgnesState> = {
     throw new UnusableInputError("agnes is transductive: it labels its training rows only (GET /v1/models/{id}/labels); use kmeans, gmm or dbscan to label new rows");
   },
   trainingLabels: (s) => s.labels,
-  explain: (s, options) => explain(s, options?.maxValues),
+  explain: (s, options) => explainMerges(s, options?.maxValues),
 };
