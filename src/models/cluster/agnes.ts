@@ -73,11 +73,27 @@ function fit(train: TrainingSet, params: AgnesParams, ctx: FitContext): AgnesSta
   if (params.linkage !== "single" && n > AGNES_MAX_ROWS) {
     throw new UnusableInputError(`agnes with ${params.linkage} linkage keeps an n × n distance matrix and accepts at most ${AGNES_MAX_ROWS.toLocaleString("en")} rows (this fit has ${n.toLocaleString("en")}); use single linkage, sample the rows, or kmeans`);
   }
-  const merges = linkage(rowMajor(train.X), n, features.length, params.linkage, ctx.signal);
+  const X = rowMajor(train.X);
+  checkSquaredDistancesFinite(X, features.length);
+  const merges = linkage(X, n, features.length, params.linkage, ctx.signal);
   const k = params.cut.kind === "n_clusters" ? params.cut.n_clusters : clustersAtThreshold(merges, params.cut.distance_threshold);
   if (k > n) throw new UnusableInputError(`n_clusters is ${k} but there are only ${n} training rows`);
   ctx.progress(1);
   return { features, ...merges, labels: cutTree(merges, n, k), n_clusters: k };
+}
+
+/**
+ * Squared distances of values beyond ~1e154 overflow to Infinity, and Infinity − Infinity in
+ * the linkage updates is NaN: nearest neighbours (and so the whole dendrogram) would be
+ * arbitrary. A bound on the largest value keeps every squared distance finite.
+ */
+function checkSquaredDistancesFinite(X: Float64Array, d: number): void {
+  let largest = 0;
+  for (let i = 0; i < X.length; i++) largest = Math.max(largest, Math.abs(X[i]));
+  // ‖x − y‖² ≤ d · (2·largest)², which must stay below Number.MAX_VALUE (with room for the updates' sums).
+  if (largest > Math.sqrt(Number.MAX_VALUE / (16 * Math.max(1, d)))) {
+    throw new UnusableInputError(`the distances between training rows overflow (a value of ${largest.toExponential(2)}): rescale the inputs (a scale step, or a log transform)`);
+  }
 }
 
 /** The merge list from the top of the dendrogram down: the last merges are the ones a cut chooses between. */

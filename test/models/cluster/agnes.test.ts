@@ -102,3 +102,10 @@ test("transductive: predict refuses; the state round-trips; the matrix path has 
   const big = frameOf(new Float64Array((AGNES_MAX_ROWS + 1) * 1), AGNES_MAX_ROWS + 1, 1);
   assert.throws(() => agnes.fit({ X: big, target: null }, agnesParams.parse({ linkage: "average" }), ctx()), /at most 20,000 rows/);
 });
+
+test("values whose squared distances overflow are refused (Infinity − Infinity would make the dendrogram arbitrary)", () => {
+  const huge = frameOf([1e300, 1, -1, 2, 0, 3, 1e300, 0], 4, 2);
+  for (const linkageName of ["single", "complete", "average", "centroid", "ward"]) {
+    assert.throws(() => agnes.fit({ X: huge, target: null }, agnesParams.parse({ linkage: linkageName, cut: { kind: "n_clusters", n_clusters: 2 } }), ctx()), /overflow.*rescale/);
+  }
+});
