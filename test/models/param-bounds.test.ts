@@ -26,6 +26,8 @@ const UNBOUNDED_BY_NATURE: Readonly<Record<string, string>> = {
   eps: "dbscan's neighbourhood radius: a value, not a size (neighbourhoods are queried, never stored)",
   reg_covar: "gmm's covariance regularisation: a value added to a diagonal, not a size",
   "init.variance": "gmm's initial covariance scale (v·I): a value, not a size",
+  max_eps: "optics's neighbourhood radius limit: a value, not a size (a larger one only lets a query find more rows, at most all of them, which the rows bound)",
+  "cluster_method.eps": "optics's dbscan-style cut of the reachability distances: a value, not a size",
   "cut.distance_threshold": "agnes's dendrogram cut height: a value, not a size (the clusters it gives never exceed the rows)",
   numeric_fill_value: "the value imputed into missing cells",
   min_impurity_decrease: "a stopping threshold: larger values only stop growth sooner",
