@@ -65,6 +65,7 @@ test("every registered algorithm declares scaleSensitive", () => {
   assert.deepEqual(sensitive, [
     "agnes",
     "bisecting_kmeans",
+    "constrained_kmeans",
     "dbscan",
     "elastic_net",
     "gmm",
@@ -79,6 +80,7 @@ test("every registered algorithm declares scaleSensitive", () => {
     "naive_bayes",
     "perceptron",
     "ridge",
+    "seeded_kmeans",
     "self_training",
     "softmax_regression",
     "svm",
