@@ -216,7 +216,8 @@ const cluster: FamilyEstimate = (algorithm, params, shape) => {
  * Semi-supervised: the graph methods keep their graph and every row's label distribution;
  * self_training its base learner's fit (on all rows at the last round); seeded_kmeans a
  * copy of the rows, a centre per class and Elkan's bounds; constrained_kmeans a copy of the
- * rows, k centres and every row's constraint partners.
+ * rows, k centres and every row's constraint partners; semi_supervised_gmm the gmm's
+ * responsibilities and covariances, one component per class.
  */
 const semi: FamilyEstimate = (algorithm, params, shape) => {
   const { rows: n, features: p } = shape;
@@ -228,6 +229,9 @@ const semi: FamilyEstimate = (algorithm, params, shape) => {
   if (algorithm.name === "seeded_kmeans") {
     const bounds = Math.min(n * c, ELKAN_MAX_BOUNDS);
     return [rowsCopy, { path: "features", bytes: values(4 * c * p + 4 * n + bounds), what: `${c} centres (one per class) and Elkan's distance bounds` }];
+  }
+  if (algorithm.name === "semi_supervised_gmm") {
+    return [rowsCopy, { path: "features", bytes: values(3 * n * c + 4 * c * p * p), what: `responsibilities (${n} rows × ${c} classes) and ${c} covariance matrices with their factors` }];
   }
   if (algorithm.name === "constrained_kmeans") {
     const k = Math.min(num(params, "n_clusters", 8), Math.max(1, n));

@@ -82,6 +82,7 @@ test("every registered algorithm declares scaleSensitive", () => {
     "ridge",
     "seeded_kmeans",
     "self_training",
+    "semi_supervised_gmm",
     "softmax_regression",
     "svm",
     "svr",

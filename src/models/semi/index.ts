@@ -3,3 +3,4 @@ export { labelPropagation, labelSpreading } from "./label-propagation.js";
 export { selfTraining } from "./self-training.js";
 export { seededKmeans } from "./seeded-kmeans.js";
 export { constrainedKmeans } from "./constrained-kmeans.js";
+export { semiSupervisedGmm } from "./semi-gmm.js";
