@@ -217,7 +217,7 @@ const cluster: FamilyEstimate = (algorithm, params, shape) => {
  * self_training its base learner's fit (on all rows at the last round); seeded_kmeans a
  * copy of the rows, a centre per class and Elkan's bounds; constrained_kmeans a copy of the
  * rows, k centres and every row's constraint partners; semi_supervised_gmm the gmm's
- * responsibilities and covariances, one component per class.
+ * responsibilities and covariances, one component per class; tsvm the svm's SMO terms on all rows.
  */
 const semi: FamilyEstimate = (algorithm, params, shape) => {
   const { rows: n, features: p } = shape;
@@ -232,6 +232,9 @@ const semi: FamilyEstimate = (algorithm, params, shape) => {
   }
   if (algorithm.name === "semi_supervised_gmm") {
     return [rowsCopy, { path: "features", bytes: values(3 * n * c + 4 * c * p * p), what: `responsibilities (${n} rows × ${c} classes) and ${c} covariance matrices with their factors` }];
+  }
+  if (algorithm.name === "tsvm") {
+    return [...smoTerms(params, n, p, n), { path: "features", bytes: values(4 * n), what: "decision values, slacks, labels and bounds of every row" }];
   }
   if (algorithm.name === "constrained_kmeans") {
     const k = Math.min(num(params, "n_clusters", 8), Math.max(1, n));

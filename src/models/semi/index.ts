@@ -4,3 +4,4 @@ export { selfTraining } from "./self-training.js";
 export { seededKmeans } from "./seeded-kmeans.js";
 export { constrainedKmeans } from "./constrained-kmeans.js";
 export { semiSupervisedGmm } from "./semi-gmm.js";
+export { tsvm } from "./tsvm.js";
