@@ -105,3 +105,13 @@ test("two blobs with two labels each are recovered", () => {
   assert.deepEqual(Array.from(pred.labels.subarray(0, 2)), [0, 1]);
   for (let i = 0; i < 3; i++) assert.ok(Math.abs(pred.proba![2 * i] + pred.proba![2 * i + 1] - 1) < 1e-12);
 });
+
+test("digits, 90 % of the labels hidden: full covariances (reg_covar 0.1) label the hidden rows well", async () => {
+  const { train, hiddenAccuracy, sklearnHiddenAccuracy } = await import("./digits.js");
+  const s = sgmm.fit(train, sgmm.params.parse({ covariance_type: "full", reg_covar: 0.1 }), ctx()) as State;
+  const accuracy = hiddenAccuracy(s.labels);
+  // Measured: full 0.935, tied 0.923, spherical 0.851, diag 0.662 (spherical and diag with the default reg_covar;
+  // the default full fit, reg_covar 1e-6, is 0.882); seeded_kmeans 0.871; scikit-learn's label_spreading 0.799 (rbf), 0.962 (kNN).
+  assert.ok(accuracy > 0.92, `accuracy on the hidden rows ${accuracy.toFixed(3)}`);
+  assert.ok(accuracy > sklearnHiddenAccuracy("label_spreading", "rbf"));
+});
