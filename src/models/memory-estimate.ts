@@ -234,9 +234,40 @@ const cluster: FamilyEstimate = (algorithm, params, shape) => {
   return terms;
 };
 
-const semi: FamilyEstimate = (_algorithm, params, shape) => {
+/**
+ * Semi-supervised: the graph methods keep their graph and every row's label distribution;
+ * self_training its base learner's fit (on all rows at the last round); seeded_kmeans a
+ * copy of the rows, a centre per class and Elkan's bounds; constrained_kmeans a copy of the
+ * rows, k centres and every row's constraint partners; semi_supervised_gmm the gmm's
+ * responsibilities and covariances, one component per class; tsvm the svm's SMO terms on all rows.
+ */
+const semi: FamilyEstimate = (algorithm, params, shape) => {
   const { rows: n, features: p } = shape;
   const c = Math.max(2, shape.classes);
+  const rowsCopy: MemoryTerm = { path: "features", bytes: values(2 * n * p + 4 * n), what: `the training rows as a row-major copy, labels and distances (${n} rows × ${p} features)` };
+  if (algorithm.name === "self_training") {
+    return [{ path: "features", bytes: values(3 * n + n * c), what: `the transduction, the rounds and the base learner's probabilities (${n} rows × ${c} classes)` }, ...nestedTerms(params.base, { algorithm: "logistic_regression", params: {} }, "params.base", shape)];
+  }
+  if (algorithm.name === "seeded_kmeans") {
+    const bounds = Math.min(n * c, ELKAN_MAX_BOUNDS);
+    return [rowsCopy, { path: "features", bytes: values(4 * c * p + 4 * n + bounds), what: `${c} centres (one per class) and Elkan's distance bounds` }];
+  }
+  if (algorithm.name === "semi_supervised_gmm") {
+    return [rowsCopy, { path: "features", bytes: values(3 * n * c + 4 * c * p * p), what: `responsibilities (${n} rows × ${c} classes) and ${c} covariance matrices with their factors` }];
+  }
+  if (algorithm.name === "tsvm") {
+    return [...smoTerms(params, n, p, n), { path: "features", bytes: values(4 * n), what: "decision values, slacks, labels and bounds of every row" }];
+  }
+  if (algorithm.name === "constrained_kmeans") {
+    const k = Math.min(num(params, "n_clusters", 8), Math.max(1, n));
+    const links = (key: string) => (Array.isArray(params[key]) ? (params[key] as unknown[]).length : 0);
+    return [
+      rowsCopy,
+      { path: "params.n_clusters", bytes: values(4 * k * p + (4 + Math.log(k)) * n), what: `${k} centres and the k-means++ candidates' distances` },
+      // Each pair is listed under both of its rows (4-byte ids) beside one offset per row.
+      { path: "params.must_link", bytes: 8 * (links("must_link") + links("cannot_link")) + 8 * (n + 1), what: "the must-link and cannot-link partners of every row" },
+    ];
+  }
   const kernel = params.kernel as { kind?: unknown; n_neighbors?: unknown } | undefined;
   // Each graph entry: a column index (4 bytes), its weight and the normalised weight (8 each).
   const knn = kernel?.kind === "knn";

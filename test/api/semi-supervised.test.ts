@@ -79,5 +79,22 @@ test("GET /v1/algorithms says which algorithms take unlabelled rows", async () =
   assert.equal(byName.get("label_propagation")?.accepts.unlabelled, true);
   assert.equal(byName.get("label_spreading")?.accepts.unlabelled, true);
   assert.equal(byName.get("self_training")?.accepts.unlabelled, true);
+  for (const name of ["seeded_kmeans", "semi_supervised_gmm", "tsvm"]) assert.equal(byName.get(name)?.accepts.unlabelled, true, name);
+  assert.equal(byName.get("constrained_kmeans")?.accepts.unlabelled, false, "constraints, not labels");
   assert.equal(byName.get("cart")?.accepts.unlabelled, false);
+});
+
+test("seeded_kmeans and semi_supervised_gmm keep the unlabelled rows and are scored on the labelled ones; tsvm refuses three classes", async () => {
+  for (const algorithm of ["seeded_kmeans", "semi_supervised_gmm"]) {
+    const model = await train({ algorithm, validation: { method: "kfold", k: 5 } });
+    assert.equal(model.labelled_rows, LABELLED, algorithm);
+    assert.equal(model.unlabelled_rows, 120, algorithm);
+    const evaluation = (await t.app.inject({ url: `/v1/evaluations/${model.evaluation_id}` })).json();
+    const confusion = evaluation.confusion_matrix.matrix as number[][];
+    assert.equal(confusion.flat().reduce((a, b) => a + b, 0), LABELLED, algorithm);
+    assert.ok(evaluation.metrics.accuracy >= 0.8, `${algorithm}: accuracy ${evaluation.metrics.accuracy}`);
+  }
+  const res = await t.app.inject({ method: "POST", url: "/v1/models", payload: { dataset_id: iris, target: "target", algorithm: "tsvm" } });
+  const body = res.statusCode === 202 ? await waitFor(t.app, `/v1/models/${res.json().id}`, 60_000) : res.json();
+  assert.match(JSON.stringify(body), /two-class method/);
 });

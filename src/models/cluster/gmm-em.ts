@@ -93,8 +93,13 @@ export function factorise(p: GmmParameters): Factors {
 /**
  * E step into resp (n × k, each row the membership probabilities). Returns the mean over
  * rows of log p(x) — scikit-learn's lower bound for a Gaussian mixture.
+ *
+ * `fixed` (semi-supervised EM, ../semi/semi-gmm.ts; the book's 13.2): a component per row
+ * that the row belongs to (−1: free). Such a row's responsibilities are 1 for that component,
+ * and it adds log α_c p(x | c) to the sum instead of log p(x) — the log-likelihood of
+ * labelled and unlabelled data together (the book's (13.4)).
  */
-export function eStep(X: Float64Array, n: number, p: GmmParameters, resp: Float64Array, factors: Factors = factorise(p)): number {
+export function eStep(X: Float64Array, n: number, p: GmmParameters, resp: Float64Array, factors: Factors = factorise(p), fixed?: Int32Array): number {
   const { k, d, type } = p;
   const { inv, halfLogDet } = factors;
   const logW = Float64Array.from(p.weights, (w) => Math.log(w));
@@ -174,6 +179,13 @@ export function eStep(X: Float64Array, n: number, p: GmmParameters, resp: Float6
   let total = 0;
   for (let r = 0; r < n; r++) {
     const o = r * k;
+    const own = fixed ? fixed[r] : -1;
+    if (own >= 0) {
+      total += resp[o + own];
+      resp.fill(0, o, o + k);
+      resp[o + own] = 1;
+      continue;
+    }
     let max = -Infinity;
     for (let c = 0; c < k; c++) if (resp[o + c] > max) max = resp[o + c];
     let sum = 0;

@@ -149,6 +149,12 @@ export interface LloydOptions {
   readonly signal?: AbortFlag;
   /** Which bounds skip distances (the assignments are Lloyd's either way); default: Elkan's while n·k ≤ ELKAN_MAX_BOUNDS, else Hamerly's. */
   readonly bounds?: "elkan" | "hamerly";
+  /**
+   * Seeded k-means (semi/seeded-kmeans.ts): a cluster per row that keeps it there whatever the
+   * nearest centre (−1: the row is assigned freely). Bounds are per row, so overriding a kept
+   * row's label after each pass leaves every other row's bounds sound.
+   */
+  readonly fixed?: Int32Array;
 }
 
 /** Elkan keeps n × k lower bounds: up to 2²⁴ of them (128 MB); beyond, Hamerly's n suffice. */
@@ -181,10 +187,12 @@ export function lloyd(X: Float64Array, n: number, d: number, init: Float64Array,
   const gap = new Float64Array(k * k);
   const elkan = (options.bounds ?? (n * k <= ELKAN_MAX_BOUNDS ? "elkan" : "hamerly")) === "elkan";
   const bounds: Bounds = { labels, upper, lower: elkan ? new Float64Array(n * k) : lower, gap, half };
+  const fixed = options.fixed;
   const assignPass = (all: boolean) => {
     centreGaps(C, k, d, gap, half);
     if (elkan) elkanPass(X, n, d, C, k, bounds, all);
     else boundedPass(X, n, d, C, k, bounds, all);
+    if (fixed) for (let i = 0; i < n; i++) if (fixed[i] >= 0) labels[i] = fixed[i];
   };
   let strict = false;
   let it = 0;

@@ -14,12 +14,13 @@ import { blobs, frameOf } from "./helpers.js";
 
 const { X: flat } = blobs(120, 3, 3, 31);
 const X = frameOf(flat, 120, 3);
-const PARAMS: Record<string, Record<string, unknown>> = { kmeans: { n_clusters: 3 }, bisecting_kmeans: { n_clusters: 3 }, kmedoids: { n_clusters: 3 }, gmm: { n_components: 3 }, agnes: { cut: { kind: "n_clusters", n_clusters: 3 } }, dbscan: { eps: 1.5, min_samples: 4 } };
+const PARAMS: Record<string, Record<string, unknown>> = { kmeans: { n_clusters: 3 }, bisecting_kmeans: { n_clusters: 3 }, kmedoids: { n_clusters: 3 }, gmm: { n_components: 3 }, agnes: { cut: { kind: "n_clusters", n_clusters: 3 } }, dbscan: { eps: 1.5, min_samples: 4 }, constrained_kmeans: { n_clusters: 3, must_link: [[0, 3]], cannot_link: [[0, 1]] } };
 const ctx = (seed: number) => ({ rng: createRng(seed), progress: () => {} });
 
 for (const algorithm of listAlgorithms().filter((a) => a.tasks.includes("clustering"))) {
   test(`${algorithm.name}: the clustering contract`, () => {
-    assert.equal(algorithm.family, "cluster");
+    // Semi-supervised clustering (constrained_kmeans: constraints instead of labels) is of the semi family.
+    assert.ok(["cluster", "semi"].includes(algorithm.family), algorithm.family);
     assert.ok(algorithm.trainingLabels, "trainingLabels is required of clustering methods");
     const params = algorithm.params.parse(PARAMS[algorithm.name] ?? {});
     const before = structuredClone(X);
