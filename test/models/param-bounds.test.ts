@@ -26,6 +26,7 @@ const UNBOUNDED_BY_NATURE: Readonly<Record<string, string>> = {
   eps: "dbscan's neighbourhood radius: a value, not a size (neighbourhoods are queried, never stored)",
   reg_covar: "gmm's covariance regularisation: a value added to a diagonal, not a size",
   "init.variance": "gmm's initial covariance scale (v·I): a value, not a size",
+  C_u_initial: "tsvm's first penalty of the unlabelled rows: a value; the rounds it costs are log₂(C / C_u_initial), bounded by its minimum 1e-9 and C's maximum",
   max_eps: "optics's neighbourhood radius limit: a value, not a size (a larger one only lets a query find more rows, at most all of them, which the rows bound)",
   "cluster_method.eps": "optics's dbscan-style cut of the reachability distances: a value, not a size",
   "cut.distance_threshold": "agnes's dendrogram cut height: a value, not a size (the clusters it gives never exceed the rows)",
