@@ -7,39 +7,18 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import createClient from "openapi-fetch";
 import type { paths } from "./generated/xigua-api.js";
 import { freePort } from "../helpers/free-port.js";
-
-const root = new URL("../../", import.meta.url);
-
-async function start(dbPath: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", XIGUA_DB: dbPath, LOG_LEVEL: "warn", XIGUA_WORKERS: "1" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/health/ready`)).ok) return child;
-    } catch {
-      /* not listening yet */
-    }
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    if (Date.now() > deadline) throw new Error("server did not become ready");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { startServer, stopServer } from "../helpers/server-process.js";
 
 test("the quick start through a client generated from openapi/openapi.json", async () => {
   const dir = mkdtempSync(join(tmpdir(), "xigua-client-"));
   const port = await freePort();
-  const server = await start(join(dir, "client.db"), port);
+  const server = await startServer(join(dir, "client.db"), port);
   try {
     const client = createClient<paths>({ baseUrl: `http://127.0.0.1:${port}` });
 
@@ -100,10 +79,7 @@ test("the quick start through a client generated from openapi/openapi.json", asy
     assert.equal(missing.response.headers.get("content-type")?.split(";")[0], "application/problem+json");
     assert.equal(missing.error?.code, "not_found");
   } finally {
-    await new Promise<void>((resolve) => {
-      server.once("exit", () => resolve());
-      server.kill("SIGTERM");
-    });
+    await stopServer(server);
     rmSync(dir, { recursive: true, force: true });
   }
 });

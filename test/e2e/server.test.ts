@@ -1,39 +1,11 @@
 /** The real server as `npm start` runs it (here from source under tsx): over HTTP, then restarted on the same database. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../helpers/free-port.js";
-
-const root = new URL("../../", import.meta.url);
-
-async function start(dbPath: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", XIGUA_DB: dbPath, LOG_LEVEL: "warn", XIGUA_WORKERS: "1" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/health/ready`)).ok) return child;
-    } catch {
-      /* not listening yet */
-    }
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    if (Date.now() > deadline) throw new Error("server did not become ready");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function stop(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    child.once("exit", (code) => resolve(code));
-    child.kill("SIGTERM");
-  });
-}
+import { startServer as start, stopServer as stop } from "../helpers/server-process.js";
 
 test("upload CSV, train, poll, predict, evaluate over HTTP; restart on the same file and predict again", async () => {
   const dir = mkdtempSync(join(tmpdir(), "xigua-e2e-"));

@@ -13,12 +13,12 @@
  */
 import { z } from "zod";
 import { DataError } from "../../data/errors.js";
-import { pickColumns, byColumn } from "../../data/transforms/transform.js";
 import { columnCountParam } from "../../models/limits.js";
 import { fitLmnn } from "../../models/neighbors/lmnn.js";
 import { f64 } from "../../models/state-schemas.js";
-import { centredRows, columnMeans, completeNumericInputs, numericInputsOf, outputNames, planReplace, replaceInputs } from "./numeric-inputs.js";
+import { centredRows, columnMeans, completeNumericInputs, outputNames } from "./numeric-inputs.js";
 import type { TypedStep } from "./typed-step.js";
+import { applyLearnedMap, mapComponents, planLearnedMap } from "./learned-map.js";
 
 const STEP = "lmnn";
 /** 20,000 rows: one evaluation then walks 4·10⁸ pairs, minutes per iteration. */
@@ -100,26 +100,10 @@ export const lmnnStep: TypedStep<LmnnSpec, LmnnFitted> = {
   },
 
   apply(fitted, frame) {
-    const inputs = numericInputsOf(frame, fitted.columns, STEP);
-    const n = frame.rowCount;
-    const d = fitted.columns.length;
-    const outputs = fitted.names.map(() => new Float64Array(n));
-    inputs.forEach((x, j) => {
-      const shift = fitted.mean[j];
-      outputs.forEach((out, a) => {
-        const w = fitted.components[a * d + j];
-        for (let i = 0; i < n; i++) {
-          const v = x[i] - shift;
-          // A missing cell counts as the training mean (contributes nothing), as in pca and lda_projection.
-          if (v === v) out[i] += w * v;
-        }
-      });
-    });
-    return replaceInputs(frame, fitted.columns, fitted.names, outputs);
+    return applyLearnedMap(fitted, frame, STEP);
   },
 
   describe(fitted) {
-    const d = fitted.columns.length;
     return {
       input_columns: [...fitted.columns],
       output_columns: [...fitted.names],
@@ -127,22 +111,11 @@ export const lmnnStep: TypedStep<LmnnSpec, LmnnFitted> = {
       converged: fitted.converged,
       loss: fitted.loss,
       active_impostor_triples: fitted.impostors,
-      components: Object.fromEntries(fitted.names.map((name, a) => [name, byColumn(fitted.columns, Array.from(fitted.columns, (_, j) => fitted.components[a * d + j]))])),
+      components: mapComponents(fitted),
     };
   },
 
   plan(spec, columns, target) {
-    if (target && target.type !== "categorical") throw new DataError(`${STEP} needs a categorical target (classes)`, "step");
-    const chosen = pickColumns(columns, spec.columns, ["numeric"], STEP).map((c) => c.name);
-    if (spec.n_components !== null && spec.n_components > chosen.length) {
-      throw new DataError(`${STEP}: n_components = ${spec.n_components}, and there are only ${chosen.length} numeric columns`, "n_components");
-    }
-    if (chosen.length === 0) return null;
-    const c = spec.n_components ?? chosen.length;
-    return planReplace(
-      columns,
-      chosen,
-      Array.from({ length: c }, (_, k) => `${spec.prefix}${k + 1}`),
-    );
+    return planLearnedMap(spec, columns, target, STEP);
   },
 };
