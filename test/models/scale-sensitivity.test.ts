@@ -72,11 +72,14 @@ test("every registered algorithm declares scaleSensitive", () => {
     .map((a) => a.name)
     .sort();
   assert.deepEqual(sensitive, [
+    "adaboost",
     "agnes",
+    "bagging",
     "bisecting_kmeans",
     "constrained_kmeans",
     "dbscan",
     "diana",
+    "easy_ensemble",
     "elastic_net",
     "gmm",
     "kmeans",
@@ -96,9 +99,11 @@ test("every registered algorithm declares scaleSensitive", () => {
     "self_training",
     "semi_supervised_gmm",
     "softmax_regression",
+    "stacking",
     "svm",
     "svr",
     "tsvm",
+    "voting",
   ]);
 });
 

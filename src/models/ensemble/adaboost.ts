@@ -309,7 +309,7 @@ export const adaboost: Algorithm<AdaboostParams, AdaboostState> = {
   params: adaboostParams,
   state,
   accepts: { categorical: false, missing: false, weights: true },
-  scaleSensitive: false,
+  scaleSensitive: true, // as sensitive as its members may be (an svm, an mlp): they get standardised inputs; trees are unchanged by it
   fit,
   predict,
   explain,

@@ -10,8 +10,8 @@
  * The pipeline encodes and imputes in front of bagging (accepts categorical and
  * missing false) so that any base learner can be named; random_forest is the
  * ensemble that keeps categorical and missing values as they are.
- * `scaleSensitive` is false: with a scale-sensitive base (svm, mlp, …) put a `scale`
- * step in `preprocessing`.
+ * `scaleSensitive` is true: a base may be scale-sensitive (svm, mlp, …), and the
+ * automatic scale step in front leaves tree members unchanged.
  */
 import { z } from "zod";
 import type { Frame } from "../../data/frame.js";
@@ -168,7 +168,7 @@ export const bagging: Algorithm<BaggingParams, BaggingState> = {
   params: baggingParams,
   state,
   accepts: { categorical: false, missing: false, weights: true },
-  scaleSensitive: false,
+  scaleSensitive: true, // as sensitive as its members may be (an svm, an mlp): they get standardised inputs; trees are unchanged by it
   fit,
   predict,
   explain,

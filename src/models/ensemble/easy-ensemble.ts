@@ -144,7 +144,7 @@ export const easyEnsemble: Algorithm<EasyEnsembleParams, EasyEnsembleState> = {
   params: easyEnsembleParams,
   state,
   accepts: { categorical: false, missing: false, weights: true },
-  scaleSensitive: false,
+  scaleSensitive: true, // as sensitive as its members may be (an svm, an mlp): they get standardised inputs; trees are unchanged by it
   fit,
   predict,
   explain,

@@ -229,7 +229,7 @@ export const stacking: Algorithm<StackingParams, StackingState> = {
   params: stackingParams,
   state,
   accepts: { categorical: false, missing: false, weights: true },
-  scaleSensitive: false,
+  scaleSensitive: true, // as sensitive as its members may be (an svm, an mlp): they get standardised inputs; trees are unchanged by it
   fit,
   predict,
   explain: (s) => ({
