@@ -77,13 +77,19 @@ export function affinity(Q: Float64Array, m: number, X: Float64Array, n: number,
 
 /** out = G · F, F row-major n × c. */
 export function multiply(G: Graph, F: Float64Array, c: number, out: Float64Array): void {
-  out.fill(0);
+  const { start, cols, weights } = G;
+  // A row's sums in a small scratch array, written once: the hot loop then reads F and the weights only.
+  const acc = new Float64Array(c);
   for (let i = 0; i < G.n; i++) {
-    for (let e = G.start[i]; e < G.start[i + 1]; e++) {
-      const w = G.weights[e];
-      const j = G.cols[e] * c;
-      for (let k = 0; k < c; k++) out[i * c + k] += w * F[j + k];
+    acc.fill(0);
+    const end = start[i + 1];
+    for (let e = start[i]; e < end; e++) {
+      const w = weights[e];
+      if (w === 0) continue; // rbf weights underflow to 0 far from a row
+      const j = cols[e] * c;
+      for (let k = 0; k < c; k++) acc[k] += w * F[j + k];
     }
+    out.set(acc, i * c);
   }
 }
 
