@@ -17,6 +17,7 @@ import { covarianceLength, eStep, factorise, mStep, startAtMeans, type Covarianc
 import { absoluteTolerance, centresAtRows, lloyd } from "./kmeans-engine.js";
 import { MAX_N_INIT, maxIterParam, rowIdsSchema } from "./params.js";
 import { checkClusterCount, initialCentres, initialRows } from "./seeding.js";
+import { argmaxRows } from "../linear/scores.js";
 
 /** Components at most: every row carries one probability per component, and a full model k covariance matrices. */
 export const MAX_COMPONENTS = 1000;
@@ -78,7 +79,8 @@ export const gmmState = z
   );
 export type GmmState = z.infer<typeof gmmState>;
 
-function parametersOf(s: Pick<GmmState, "covariance_type" | "weights" | "means" | "covariances" | "features">): GmmParameters {
+/** A stored mixture as the EM code takes it (semi_supervised_gmm's state has the same fields). */
+export function parametersOf(s: Pick<GmmState, "covariance_type" | "weights" | "means" | "covariances" | "features">): GmmParameters {
   return { type: s.covariance_type, k: s.weights.length, d: s.features.length, weights: s.weights as Float64Array<ArrayBuffer>, means: s.means as Float64Array<ArrayBuffer>, covariances: s.covariances as Float64Array<ArrayBuffer> };
 }
 
@@ -112,15 +114,6 @@ export function runEm(X: Float64Array, n: number, d: number, start: GmmParameter
   return { params: p, bound, nIter: maxIter, converged: false };
 }
 
-function argmaxRows(resp: Float64Array, n: number, k: number): Int32Array<ArrayBuffer> {
-  const labels = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    let best = 0;
-    for (let c = 1; c < k; c++) if (resp[i * k + c] > resp[i * k + best]) best = c;
-    labels[i] = best;
-  }
-  return labels;
-}
 
 function fit(train: TrainingSet, params: GmmParams, ctx: FitContext): GmmState {
   if (train.target) throw new UnusableInputError("gmm is unsupervised: train it without a target");

@@ -59,7 +59,7 @@ export function probabilities(scores: Float64Array, n: number, classes: number, 
 }
 
 /** Index of the largest entry of each row (first on ties). */
-export function argmaxRows(values: Float64Array, n: number, k: number): Int32Array {
+export function argmaxRows(values: Float64Array, n: number, k: number): Int32Array<ArrayBuffer> {
   const labels = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     let best = 0;

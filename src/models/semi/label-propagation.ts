@@ -20,6 +20,7 @@ import { numericFeatureNames, rowMajor } from "../design-matrix.js";
 import { maxValuesOf } from "../explain-bounds.js";
 import { checkClasses, checkFinite, checkLength, checkUnique, f64, structural } from "../state-schemas.js";
 import { affinity, multiply, normaliseRows, propagationMatrix, spreadingMatrix, type Kernel } from "./graph.js";
+import { argmaxRows } from "../linear/scores.js";
 
 /** The rbf graph is dense: n² weights (8 bytes each) — 10,000 rows are 800 MB. */
 export const MAX_RBF_ROWS = 10_000;
@@ -126,18 +127,9 @@ function fit(name: string, train: TrainingSet, params: { kernel: Kernel; max_ite
 }
 
 function trainingLabelsOf(s: GraphLabelState): Int32Array {
-  return argmaxRows(s.distributions, s.classes.length);
+  return argmaxRows(s.distributions, s.distributions.length / s.classes.length, s.classes.length);
 }
 
-function argmaxRows(P: Float64Array, c: number): Int32Array {
-  const labels = new Int32Array(P.length / c);
-  for (let i = 0; i < labels.length; i++) {
-    let best = 0;
-    for (let k = 1; k < c; k++) if (P[i * c + k] > P[i * c + best]) best = k;
-    labels[i] = best;
-  }
-  return labels;
-}
 
 function predict(s: GraphLabelState, frame: Frame): Prediction {
   const d = s.features.length;
@@ -154,7 +146,7 @@ function predict(s: GraphLabelState, frame: Frame): Prediction {
     if (sum > 0) for (let k = 0; k < c; k++) proba[i * c + k] /= sum;
     else proba.fill(1 / c, i * c, (i + 1) * c);
   }
-  return { task: "classification", labels: argmaxRows(proba, c), proba };
+  return { task: "classification", labels: argmaxRows(proba, m, c), proba };
 }
 
 function explain(s: GraphLabelState, options?: { maxValues?: number }) {

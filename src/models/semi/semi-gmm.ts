@@ -23,6 +23,8 @@ import { absoluteTolerance } from "../cluster/kmeans-engine.js";
 import { maxIterParam } from "../cluster/params.js";
 import { checkClasses, checkFinite, checkLength, checkUnique, f64, i32, structural } from "../state-schemas.js";
 import { seedMeans, seedsOf } from "./seeds.js";
+import { argmaxRows } from "../linear/scores.js";
+import { parametersOf } from "../cluster/gmm.js";
 
 const covarianceType = z.enum(["full", "tied", "diag", "spherical"]);
 
@@ -79,9 +81,6 @@ export const semiGmmState = z
   );
 type SemiGmmState = z.infer<typeof semiGmmState>;
 
-function parametersOf(s: Pick<SemiGmmState, "covariance_type" | "weights" | "means" | "covariances" | "features">): GmmParameters {
-  return { type: s.covariance_type, k: s.weights.length, d: s.features.length, weights: s.weights as Float64Array<ArrayBuffer>, means: s.means as Float64Array<ArrayBuffer>, covariances: s.covariances as Float64Array<ArrayBuffer> };
-}
 
 export interface SemiEmRun {
   readonly params: GmmParameters;
@@ -109,15 +108,6 @@ export function semiEm(X: Float64Array, n: number, d: number, start: GmmParamete
   return { params: p, bound, nIter: options.maxIter, converged: false };
 }
 
-function argmaxRows(resp: Float64Array, n: number, k: number): Int32Array<ArrayBuffer> {
-  const labels = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    let best = 0;
-    for (let c = 1; c < k; c++) if (resp[i * k + c] > resp[i * k + best]) best = c;
-    labels[i] = best;
-  }
-  return labels;
-}
 
 function fit(train: TrainingSet, params: SemiGmmParams, ctx: FitContext): SemiGmmState {
   const target = train.target;
