@@ -10,7 +10,7 @@ import type { Frame } from "../../data/frame.js";
 import type { Algorithm, FitContext, Prediction, TrainingSet } from "../contract.js";
 import { ValueBudget, maxValuesOf } from "../explain-bounds.js";
 import { codeFrame, prepare } from "./coded.js";
-import { compile, countPairs, oneDependenceScores, oneDependenceStateSchema, type OneDependenceState } from "./one-dependence.js";
+import { compile, oneDependenceScores, oneDependenceState, oneDependenceStateSchema, type OneDependenceState } from "./one-dependence.js";
 import { alphaParam, nBinsParam } from "./params.js";
 import { finishScores } from "./scores.js";
 
@@ -35,22 +35,7 @@ function fit(train: TrainingSet, p: AodeParams, ctx: FitContext): OneDependenceS
   const prep = prepare(train, "aode", p.n_bins);
   const d = prep.cut.levels.length;
   const parents = Int32Array.from({ length: d }, (_, j) => j);
-  const pairs = countPairs(prep.coded, prep.cut.levels, prep.y, prep.w, prep.K, parents, ctx);
-  return {
-    classes: prep.classes,
-    features: prep.cut.schema,
-    levels: prep.cut.levels,
-    edge_offset: prep.cut.edge_offset,
-    edges: prep.cut.edges,
-    alpha: p.alpha,
-    class_count: prep.class_count,
-    single_offset: prep.single_offset,
-    single: prep.single,
-    parents,
-    m: p.m,
-    ...pairs,
-    cv_log_likelihood: new Float64Array(0),
-  };
+  return oneDependenceState(prep, p.alpha, parents, p.m, new Float64Array(0), ctx);
 }
 
 export function predictOneDependence(s: OneDependenceState, X: Frame): Prediction {

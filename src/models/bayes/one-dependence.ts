@@ -21,7 +21,7 @@ import { z } from "zod";
 import type { FitContext } from "../contract.js";
 import { throwIfAborted } from "../contract.js";
 import { f64, i32, structural } from "../state-schemas.js";
-import type { Coded } from "./coded.js";
+import type { Coded, prepare } from "./coded.js";
 import { checkCoded, checkCounts, checkOffsets, codedShape, conditionalLogs, MAX_TABLE_ENTRIES, offsetsOf } from "./coded.js";
 
 const shape = z
@@ -205,4 +205,24 @@ export function oneDependenceScores(s: Model, coded: Coded, m: number, use: Int3
     }
   }
   return out;
+}
+
+/** A fitted one-dependence model (aode's every parent, spode's one): the prepared table's facts and the counts of `parents`. */
+export function oneDependenceState(prep: ReturnType<typeof prepare>, alpha: number, parents: Int32Array<ArrayBuffer>, m: number, cvLogLikelihood: Float64Array<ArrayBuffer>, ctx: FitContext): OneDependenceState {
+  const pairs = countPairs(prep.coded, prep.cut.levels, prep.y, prep.w, prep.K, parents, ctx);
+  return {
+    classes: prep.classes,
+    features: prep.cut.schema,
+    levels: prep.cut.levels,
+    edge_offset: prep.cut.edge_offset,
+    edges: prep.cut.edges,
+    alpha,
+    class_count: prep.class_count,
+    single_offset: prep.single_offset,
+    single: prep.single,
+    parents,
+    m,
+    ...pairs,
+    cv_log_likelihood: cvLogLikelihood,
+  };
 }

@@ -11,7 +11,7 @@ import { z } from "zod";
 import type { Algorithm, FitContext, TrainingSet } from "../contract.js";
 import { throwIfAborted, UnusableInputError } from "../contract.js";
 import { countSingles, prepare } from "./coded.js";
-import { countPairs, oneDependenceScores, oneDependenceStateSchema, type OneDependenceState } from "./one-dependence.js";
+import { countPairs, oneDependenceScores, oneDependenceState, oneDependenceStateSchema, type OneDependenceState } from "./one-dependence.js";
 import { binEdgesOf, explainParents, predictOneDependence } from "./aode.js";
 import { alphaParam, featureNameParam, nBinsParam } from "./params.js";
 import { ValueBudget, maxValuesOf } from "../explain-bounds.js";
@@ -103,22 +103,7 @@ function fit(train: TrainingSet, p: SpodeParams, ctx: FitContext): OneDependence
     for (let q = 1; q < d; q++) if (cv[q] > cv[parent]) parent = q;
   }
   const parents = Int32Array.of(parent);
-  const pairs = countPairs(prep.coded, prep.cut.levels, prep.y, prep.w, prep.K, parents, ctx);
-  return {
-    classes: prep.classes,
-    features: prep.cut.schema,
-    levels: prep.cut.levels,
-    edge_offset: prep.cut.edge_offset,
-    edges: prep.cut.edges,
-    alpha: p.alpha,
-    class_count: prep.class_count,
-    single_offset: prep.single_offset,
-    single: prep.single,
-    parents,
-    m: 0,
-    ...pairs,
-    cv_log_likelihood: cv,
-  };
+  return oneDependenceState(prep, p.alpha, parents, 0, cv, ctx);
 }
 
 function explain(s: OneDependenceState, options?: { maxValues?: number }) {
