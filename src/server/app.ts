@@ -34,6 +34,7 @@ import { evaluationRoutes } from "./routes/evaluations.js";
 import { healthRoutes } from "./routes/health.js";
 import { modelRoutes } from "./routes/models.js";
 import "./services.js";
+import { OPEN_PRINCIPAL, type Principal } from "./access/principal.js";
 
 export interface BuildOptions {
   config?: Partial<Config>;
@@ -106,7 +107,10 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerBodyDepthLimit(app);
+  // Every request is the open principal until the access plugin authenticates it.
+  app.decorateRequest("principal", null as unknown as Principal);
   app.addHook("onRequest", async (request, reply) => {
+    request.principal = OPEN_PRINCIPAL;
     reply.header("x-request-id", request.id);
   });
   // The API speaks JSON (and CSV for uploads); anything else, text/plain included, is a 415.
