@@ -22,3 +22,17 @@ declare module "fastify" {
     principal: Principal;
   }
 }
+
+/**
+ * The scope a route needs. Unset, it follows the method: GET/HEAD → read, DELETE → admin,
+ * other methods → train. Routes that differ say so in their options, e.g.
+ * `config: { scope: "predict" }` on predict, invocations and /v2/…/infer; "admin" on
+ * API keys, audit and aliases; "public" on /health/* and the documentation.
+ */
+export type RouteScope = Scope | "public";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    scope?: RouteScope;
+  }
+}
