@@ -16,7 +16,7 @@ import { maxValuesOf, ValueBudget } from "../explain-bounds.js";
 import { checkLength, checkUnique, f64, i32, structural } from "../state-schemas.js";
 import { AGNES_MAX_ROWS } from "./limits.js";
 import { clustersAtThreshold, cutTree, linkage } from "./linkage.js";
-import { MAX_CLUSTERS } from "./params.js";
+import { MAX_CLUSTERS, metricFields, rowMetricOf } from "./params.js";
 
 /** Where to cut a dendrogram into flat clusters (agnes and diana). */
 export const cutSchema = z
@@ -35,11 +35,18 @@ export const agnesParams = z
       .enum(["ward", "complete", "average", "single", "centroid"])
       .default("ward")
       .describe(
-        `Cluster distance: ward (increase in SSE), complete (d_max), average (d_avg), single (d_min), centroid (between means). All but single keep an n × n distance matrix and accept at most ${AGNES_MAX_ROWS.toLocaleString("en")} training rows.`,
+        `Cluster distance: ward (increase in SSE), complete (d_max), average (d_avg), single (d_min), centroid (between means); ward and centroid need the euclidean metric. All but single keep an n × n distance matrix and accept at most ${AGNES_MAX_ROWS.toLocaleString("en")} training rows.`,
       ),
     cut: cutSchema,
+    ...metricFields,
   })
-  .strict();
+  .strict()
+  .superRefine((p, ctx) => {
+    // Ward's SSE and the centroid's means exist only in Euclidean geometry (scikit-learn refuses the same).
+    if ((p.linkage === "ward" || p.linkage === "centroid") && p.metric !== "euclidean") {
+      ctx.addIssue({ code: "custom", path: ["metric"], message: `${p.linkage} linkage is defined for the euclidean metric only; use single, complete or average linkage with ${p.metric}` });
+    }
+  });
 export type AgnesParams = z.infer<typeof agnesParams>;
 
 export const agnesState = z
@@ -75,7 +82,7 @@ function fit(train: TrainingSet, params: AgnesParams, ctx: FitContext): AgnesSta
   }
   const X = rowMajor(train.X);
   checkSquaredDistancesFinite(X, features.length);
-  const merges = linkage(X, n, features.length, params.linkage, ctx.signal);
+  const merges = linkage(X, n, features.length, params.linkage, ctx.signal, rowMetricOf(params));
   const k = params.cut.kind === "n_clusters" ? params.cut.n_clusters : clustersAtThreshold(merges, params.cut.distance_threshold);
   if (k > n) throw new UnusableInputError(`n_clusters is ${k} but there are only ${n} training rows`);
   ctx.progress(1);

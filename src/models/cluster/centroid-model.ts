@@ -10,7 +10,7 @@ import type { Prediction } from "../contract.js";
 import { rowMajor } from "../design-matrix.js";
 import { maxValuesOf, ValueBudget } from "../explain-bounds.js";
 import { checkFinite, checkLength, checkUnique, f64, i32, structural, type Check } from "../state-schemas.js";
-import { MAX_CLUSTERS } from "./params.js";
+import { MAX_CLUSTERS, metricStateFields } from "./params.js";
 
 const centroidFields = {
   features: z.array(z.string()).min(1),
@@ -40,9 +40,9 @@ function checkCentroids(s: { features: string[]; centres: Float64Array; sizes: I
 export const centroidState = z.object(centroidFields).strict().superRefine(structural(checkCentroids));
 export type CentroidState = z.infer<typeof centroidState>;
 
-/** kmedoids: the same, plus the training row of each medoid (its centre). */
+/** kmedoids: the same, plus the training row of each medoid (its centre) and the metric it measured with. */
 export const medoidState = z
-  .object({ ...centroidFields, medoid_rows: i32 })
+  .object({ ...centroidFields, medoid_rows: i32, ...metricStateFields })
   .strict()
   .superRefine(
     structural((s, report) => {

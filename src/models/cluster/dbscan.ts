@@ -17,18 +17,20 @@ import { UnusableInputError, throwIfAborted, type Algorithm, type FitContext, ty
 import { numericFeatureNames, rowMajor } from "../design-matrix.js";
 import { maxValuesOf, ValueBudget } from "../explain-bounds.js";
 import { checkFinite, checkLength, checkUnique, f64, i32, structural } from "../state-schemas.js";
-import { MAX_ROW_ID } from "./params.js";
+import { euclidean, type RowMetric } from "../../data/neighbors/metric.js";
+import { MAX_ROW_ID, metricFields, metricStateFields, rowMetricOf } from "./params.js";
 import { indexedRadius } from "./radius.js";
 
 export const dbscanParams = z
   .object({
-    eps: z.number().positive().default(0.5).describe("Neighbourhood radius (Euclidean, inclusive)."),
+    eps: z.number().positive().default(0.5).describe("Neighbourhood radius (inclusive), under `metric`."),
     min_samples: z
       .int()
       .min(1)
       .max(MAX_ROW_ID)
       .default(5)
       .describe("Rows within eps (the row itself included) that make a row a core object. Above the training rows nothing is core and every row is noise."),
+    ...metricFields,
   })
   .strict();
 export type DbscanParams = z.infer<typeof dbscanParams>;
@@ -38,6 +40,7 @@ export const dbscanState = z
     features: z.array(z.string()).min(1),
     eps: z.number().positive(),
     min_samples: z.int().min(1),
+    ...metricStateFields,
     /** Training rows that are core objects, increasing. */
     core_rows: i32,
     /** Their features, core × features (what predict searches). */
@@ -60,8 +63,8 @@ export const dbscanState = z
 export type DbscanState = z.infer<typeof dbscanState>;
 
 /** Core flags and labels of scikit-learn's DBSCAN on a row-major matrix. */
-export function dbscanLabels(X: Float64Array, n: number, d: number, eps: number, minSamples: number, signal?: FitContext["signal"]): { core: Uint8Array; labels: Int32Array<ArrayBuffer>; clusters: number } {
-  const index = indexedRadius(X, n, d, eps);
+export function dbscanLabels(X: Float64Array, n: number, d: number, eps: number, minSamples: number, signal?: FitContext["signal"], metric: RowMetric = euclidean): { core: Uint8Array; labels: Int32Array<ArrayBuffer>; clusters: number } {
+  const index = indexedRadius(X, n, d, eps, metric);
   const buf = new Int32Array(n);
   const core = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
@@ -98,13 +101,13 @@ function fit(train: TrainingSet, params: DbscanParams, ctx: FitContext): DbscanS
   const d = features.length;
   const n = train.X.rowCount;
   const X = rowMajor(train.X);
-  const { core, labels, clusters } = dbscanLabels(X, n, d, params.eps, params.min_samples, ctx.signal);
+  const { core, labels, clusters } = dbscanLabels(X, n, d, params.eps, params.min_samples, ctx.signal, rowMetricOf(params));
   const coreRows: number[] = [];
   for (let i = 0; i < n; i++) if (core[i]) coreRows.push(i);
   const corePoints = new Float64Array(coreRows.length * d);
   coreRows.forEach((r, c) => corePoints.set(X.subarray(r * d, r * d + d), c * d));
   ctx.progress(1);
-  return { features, eps: params.eps, min_samples: params.min_samples, core_rows: Int32Array.from(coreRows), core_points: corePoints, labels, n_clusters: clusters };
+  return { features, eps: params.eps, min_samples: params.min_samples, metric: params.metric, p: params.p, core_rows: Int32Array.from(coreRows), core_points: corePoints, labels, n_clusters: clusters };
 }
 
 function predict(s: DbscanState, X: Frame): Prediction {
@@ -112,17 +115,15 @@ function predict(s: DbscanState, X: Frame): Prediction {
   const M = rowMajor(selectColumns(X, s.features));
   const n = X.rowCount;
   const m = s.core_rows.length;
-  const eps2 = s.eps * s.eps;
+  const metric = rowMetricOf(s);
+  // Reduced distances (no root per pair); within eps is inclusive, as in the fit.
+  const within = metric.toReduced(s.eps);
   const labels = new Int32Array(n).fill(-1);
   for (let i = 0; i < n; i++) {
     let best = -1;
-    let bestD = eps2;
+    let bestD = within;
     for (let c = 0; c < m; c++) {
-      let dd = 0;
-      for (let j = 0; j < d && dd <= bestD; j++) {
-        const t = M[i * d + j] - s.core_points[c * d + j];
-        dd += t * t;
-      }
+      const dd = metric.reduced(M, i, s.core_points, c, d);
       if (dd < bestD || (best < 0 && dd <= bestD)) {
         bestD = dd;
         best = c;
@@ -148,6 +149,7 @@ function explain(s: DbscanState, maxValues: number | undefined): Record<string, 
     noise_count: noise,
     eps: s.eps,
     min_samples: s.min_samples,
+    metric: s.metric,
     sizes: listedSizes.values,
     n_core_samples: s.core_rows.length,
     /** 0-based training rows. */

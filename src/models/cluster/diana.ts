@@ -1,6 +1,6 @@
 /**
  * `diana` (seed 002: DIANA, 分裂层次聚类): divisive hierarchical clustering by splinter groups
- * (divisive.ts), Euclidean, cut into flat clusters like agnes (`cut`: a number of clusters, or
+ * (divisive.ts) under any vector metric (Euclidean by default), cut into flat clusters like agnes (`cut`: a number of clusters, or
  * scikit-learn's distance-threshold rule on the split heights). Transductive: it labels only
  * the rows it was fitted on (/predict answers 422 transductive_model; the labels come from
  * trainingLabels). Clusters are numbered by their lowest training row.
@@ -17,8 +17,9 @@ import { agnesState, cutSchema, explainMerges, type AgnesState } from "./agnes.j
 import { diana as divide } from "./divisive.js";
 import { DIANA_MAX_ROWS } from "./limits.js";
 import { clustersAtThreshold, cutTree } from "./linkage.js";
+import { metricFields, rowMetricOf } from "./params.js";
 
-export const dianaParams = z.object({ cut: cutSchema }).strict();
+export const dianaParams = z.object({ cut: cutSchema, ...metricFields }).strict();
 export type DianaParams = z.infer<typeof dianaParams>;
 
 /** The same merge list, labels and cluster count as agnes. */
@@ -33,7 +34,7 @@ function fit(train: TrainingSet, params: DianaParams, ctx: FitContext): DianaSta
   if (n > DIANA_MAX_ROWS) {
     throw new UnusableInputError(`diana keeps an n × n distance matrix and accepts at most ${DIANA_MAX_ROWS.toLocaleString("en")} rows (this fit has ${n.toLocaleString("en")}); sample the rows, or use agnes with single linkage or kmeans`);
   }
-  const merges = divide(rowMajor(train.X), n, features.length, ctx.signal);
+  const merges = divide(rowMajor(train.X), n, features.length, ctx.signal, rowMetricOf(params));
   const k = params.cut.kind === "n_clusters" ? params.cut.n_clusters : clustersAtThreshold(merges, params.cut.distance_threshold);
   if (k > n) throw new UnusableInputError(`n_clusters is ${k} but there are only ${n} training rows`);
   ctx.progress(1);

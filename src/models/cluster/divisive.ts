@@ -19,6 +19,7 @@
  * in O(m) when a row moves: O(m²) per split of an m-row cluster.
  */
 import { throwIfAborted, type AbortFlag } from "../contract.js";
+import { euclidean, type RowMetric } from "../../data/neighbors/metric.js";
 import { condensedDistances, type MergeList } from "./linkage.js";
 
 interface Node {
@@ -30,11 +31,11 @@ interface Node {
   children: [Node, Node] | null;
 }
 
-export function diana(X: Float64Array, n: number, d: number, signal?: AbortFlag): MergeList {
+export function diana(X: Float64Array, n: number, d: number, signal?: AbortFlag, metric: RowMetric = euclidean): MergeList {
   const m = Math.max(0, n - 1);
   const out: MergeList = { a: new Int32Array(m), b: new Int32Array(m), height: new Float64Array(m), size: new Int32Array(m) };
   if (n < 2) return out;
-  const D = condensedDistances(X, n, d, false, signal);
+  const D = condensedDistances(X, n, d, false, signal, metric);
   const dist = (i: number, j: number) => (i === j ? 0 : i < j ? D[n * i - (i * (i + 1)) / 2 + j - i - 1] : D[n * j - (j * (j + 1)) / 2 + i - j - 1]);
   const diameterOf = (rows: Int32Array) => {
     let max = 0;

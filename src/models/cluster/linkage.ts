@@ -16,6 +16,7 @@
  * n + i, and each pair lists its smaller id first.
  */
 import { throwIfAborted, type AbortFlag } from "../contract.js";
+import { euclidean, type RowMetric } from "../../data/neighbors/metric.js";
 
 export type Linkage = "single" | "complete" | "average" | "centroid" | "ward";
 
@@ -42,15 +43,19 @@ function euclidean2(X: Float64Array, d: number, i: number, j: number): number {
   return s;
 }
 
-/** Condensed pairwise distances (squared when `squared`). */
-export function condensedDistances(X: Float64Array, n: number, d: number, squared: boolean, signal?: AbortFlag): Float64Array {
+/** Condensed pairwise distances under `metric` (squared Euclidean when `squared`, which Ward and centroid work on). */
+export function condensedDistances(X: Float64Array, n: number, d: number, squared: boolean, signal?: AbortFlag, metric: RowMetric = euclidean): Float64Array {
   const D = new Float64Array((n * (n - 1)) / 2);
   let p = 0;
   for (let i = 0; i < n; i++) {
     if ((i & 255) === 0) throwIfAborted(signal);
-    for (let j = i + 1; j < n; j++) {
-      const s = euclidean2(X, d, i, j);
-      D[p++] = squared ? s : Math.sqrt(s);
+    if (squared || metric === euclidean) {
+      for (let j = i + 1; j < n; j++) {
+        const s = euclidean2(X, d, i, j);
+        D[p++] = squared ? s : Math.sqrt(s);
+      }
+    } else {
+      for (let j = i + 1; j < n; j++) D[p++] = metric.toDistance(metric.reduced(X, i, X, j, d));
     }
   }
   return D;
@@ -76,7 +81,8 @@ interface RawMerges {
 
 const rawMerges = (n: number): RawMerges => ({ x: new Int32Array(n - 1), y: new Int32Array(n - 1), h: new Float64Array(n - 1) });
 
-function primSingle(X: Float64Array, n: number, d: number, signal?: AbortFlag): RawMerges {
+/** Prim's minimum spanning tree on reduced distances (same order as the true ones), converted at the end. */
+function primSingle(X: Float64Array, n: number, d: number, metric: RowMetric, signal?: AbortFlag): RawMerges {
   const raw = rawMerges(n);
   const best = new Float64Array(n).fill(Infinity);
   const merged = new Uint8Array(n);
@@ -88,7 +94,7 @@ function primSingle(X: Float64Array, n: number, d: number, signal?: AbortFlag): 
     let min = Infinity;
     for (let i = 0; i < n; i++) {
       if (merged[i]) continue;
-      const dist = euclidean2(X, d, x, i);
+      const dist = metric.reduced(X, x, X, i, d);
       if (dist < best[i]) best[i] = dist;
       if (best[i] < min) {
         min = best[i];
@@ -97,7 +103,7 @@ function primSingle(X: Float64Array, n: number, d: number, signal?: AbortFlag): 
     }
     raw.x[k] = x;
     raw.y[k] = y;
-    raw.h[k] = Math.sqrt(min);
+    raw.h[k] = metric.toDistance(min);
     x = y;
   }
   return raw;
@@ -233,11 +239,13 @@ function label(raw: RawMerges, n: number, sqrt: boolean): MergeList {
   return out;
 }
 
-export function linkage(X: Float64Array, n: number, d: number, method: Linkage, signal?: AbortFlag): MergeList {
+/** Ward and centroid are defined on Euclidean geometry (sums of squares, means); the caller checks that `metric` is Euclidean for them. */
+export function linkage(X: Float64Array, n: number, d: number, method: Linkage, signal?: AbortFlag, metric: RowMetric = euclidean): MergeList {
   if (n < 2) return { a: new Int32Array(0), b: new Int32Array(0), height: new Float64Array(0), size: new Int32Array(0) };
-  if (method === "single") return label(primSingle(X, n, d, signal), n, false);
+  if (method === "single") return label(primSingle(X, n, d, metric, signal), n, false);
   const squared = method === "ward" || method === "centroid";
-  const D = condensedDistances(X, n, d, squared, signal);
+  if (squared && metric !== euclidean) throw new RangeError(`${method} linkage needs the euclidean metric`);
+  const D = condensedDistances(X, n, d, squared, signal, metric);
   const raw = method === "centroid" ? generic(D, n, UPDATE.centroid, signal) : nnChain(D, n, UPDATE[method], signal);
   return label(raw, n, squared);
 }

@@ -16,7 +16,7 @@
  * Extraction: `dbscanCut` is cluster_optics_dbscan (an eps cut of the reachability plot);
  * `xiClusters`/`xiLabels` are cluster_optics_xi (steep areas of the plot), line for line.
  */
-import { buildIndex, euclidean } from "../../data/neighbors/index.js";
+import { buildIndex, euclidean, type RowMetric } from "../../data/neighbors/index.js";
 import { throwIfAborted, type AbortFlag } from "../contract.js";
 
 export interface OpticsGraph {
@@ -103,8 +103,8 @@ class ReachHeap {
 export const CORE_BATCH_NEIGHBOURS = 4_194_304;
 
 /** The OPTICS graph of n row-major rows (1 < minSamples ≤ n; maxEps may be Infinity). */
-export function opticsGraph(X: Float64Array, n: number, d: number, minSamples: number, maxEps: number, signal?: AbortFlag): OpticsGraph {
-  const index = buildIndex(X, n, d, { algorithm: "auto", leafSize: 30, metric: euclidean });
+export function opticsGraph(X: Float64Array, n: number, d: number, minSamples: number, maxEps: number, signal?: AbortFlag, metric: RowMetric = euclidean): OpticsGraph {
+  const index = buildIndex(X, n, d, { algorithm: "auto", leafSize: 30, metric });
   const core = new Float64Array(n);
   const batch = Math.max(1, Math.floor(CORE_BATCH_NEIGHBOURS / minSamples));
   for (let start = 0; start < n; start += batch) {
@@ -151,12 +151,7 @@ export function opticsGraph(X: Float64Array, n: number, d: number, minSamples: n
     } else {
       for (let row = 0; row < n; row++) {
         if (processed[row]) continue;
-        let s = 0;
-        for (let j = 0; j < d; j++) {
-          const v = X[row * d + j] - P[j];
-          s += v * v;
-        }
-        offer(row, Math.sqrt(s), p);
+        offer(row, metric.toDistance(metric.reduced(X, row, P, 0, d)), p);
       }
     }
   }

@@ -15,7 +15,7 @@ import { numericFeatureNames, rowMajor } from "../design-matrix.js";
 import { maxValuesOf, ValueBudget } from "../explain-bounds.js";
 import { checkLength, checkUnique, f64, i32, structural } from "../state-schemas.js";
 import { dbscanCut, opticsGraph, xiClusters, xiLabels } from "./optics-graph.js";
-import { MAX_ROW_ID } from "./params.js";
+import { MAX_ROW_ID, metricFields, metricStateFields, rowMetricOf } from "./params.js";
 
 export const opticsParams = z
   .object({
@@ -30,7 +30,7 @@ export const opticsParams = z
       .positive()
       .nullable()
       .default(null)
-      .describe("Largest neighbourhood radius searched (Euclidean); null: no limit (scikit-learn's inf). A smaller value is faster; rows farther apart are never reachable from each other."),
+      .describe("Largest neighbourhood radius searched (under `metric`); null: no limit (scikit-learn's inf). A smaller value is faster; rows farther apart are never reachable from each other."),
     cluster_method: z
       .discriminatedUnion("kind", [
         z
@@ -45,6 +45,7 @@ export const opticsParams = z
       ])
       .default({ kind: "xi", xi: 0.05, min_cluster_size: null, predecessor_correction: true })
       .describe('How flat clusters are read off the reachability plot: {"kind":"xi","xi":0.05,…} (scikit-learn\'s cluster_optics_xi) or {"kind":"dbscan","eps":e} (cluster_optics_dbscan: DBSCAN at eps ≤ max_eps).'),
+    ...metricFields,
   })
   .strict();
 export type OpticsParams = z.infer<typeof opticsParams>;
@@ -54,6 +55,7 @@ export const opticsState = z
     features: z.array(z.string()).min(1),
     min_samples: z.int().min(2),
     max_eps: z.number().positive().nullable(),
+    ...metricStateFields,
     ordering: i32,
     /** Per training row, ∞ where undefined. */
     reachability: f64,
@@ -88,7 +90,7 @@ function fit(train: TrainingSet, params: OpticsParams, ctx: FitContext): OpticsS
   const method = params.cluster_method;
   if (method.kind === "dbscan" && method.eps > maxEps) throw new UnusableInputError(`cluster_method.eps (${method.eps}) is above max_eps (${maxEps}): the reachability plot says nothing beyond max_eps`);
   if (method.kind === "xi" && (method.min_cluster_size ?? 0) > n) throw new UnusableInputError(`min_cluster_size is ${method.min_cluster_size} but there are only ${n} training rows`);
-  const g = opticsGraph(rowMajor(train.X), n, features.length, params.min_samples, maxEps, ctx.signal);
+  const g = opticsGraph(rowMajor(train.X), n, features.length, params.min_samples, maxEps, ctx.signal, rowMetricOf(params));
   let labels: Int32Array<ArrayBuffer>;
   let count: number;
   if (method.kind === "dbscan") {
@@ -102,6 +104,8 @@ function fit(train: TrainingSet, params: OpticsParams, ctx: FitContext): OpticsS
     features,
     min_samples: params.min_samples,
     max_eps: params.max_eps,
+    metric: params.metric,
+    p: params.p,
     ordering: g.ordering,
     reachability: g.reachability,
     core_distances: g.coreDistances,

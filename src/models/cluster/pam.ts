@@ -1,6 +1,6 @@
 /**
  * PAM (Kaufman & Rousseeuw; seed 002's k-medoids): BUILD then SWAP on a full n × n matrix of
- * Euclidean distances, minimising the sum of distances from every row to its nearest medoid.
+ * distances (any vector metric), minimising the sum of distances from every row to its nearest medoid.
  *
  * BUILD: the first medoid is the row with the smallest total distance; each next one the row
  * that lowers the total most. SWAP: of all (medoid, non-medoid) exchanges, apply the one that
@@ -9,6 +9,7 @@
  * second-nearest medoid distance, so one pass over the rows serves all k medoids).
  * Ties go to the lowest row, then the lowest medoid position.
  */
+import { euclidean, type RowMetric } from "../../data/neighbors/metric.js";
 import { throwIfAborted, type AbortFlag } from "../contract.js";
 
 export interface PamResult {
@@ -20,18 +21,11 @@ export interface PamResult {
   readonly swaps: number;
 }
 
-export function distanceMatrix(X: Float64Array, n: number, d: number, signal?: AbortFlag): Float64Array {
+export function distanceMatrix(X: Float64Array, n: number, d: number, signal?: AbortFlag, metric: RowMetric = euclidean): Float64Array {
   const D = new Float64Array(n * n);
   for (let i = 0; i < n; i++) {
     if ((i & 255) === 0) throwIfAborted(signal);
-    for (let j = i + 1; j < n; j++) {
-      let s = 0;
-      for (let t = 0; t < d; t++) {
-        const v = X[i * d + t] - X[j * d + t];
-        s += v * v;
-      }
-      D[i * n + j] = D[j * n + i] = Math.sqrt(s);
-    }
+    for (let j = i + 1; j < n; j++) D[i * n + j] = D[j * n + i] = metric.toDistance(metric.reduced(X, i, X, j, d));
   }
   return D;
 }

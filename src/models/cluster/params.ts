@@ -3,6 +3,7 @@
  * Row ids are 0-based positions among the training rows, as everywhere in xigua.
  */
 import { z } from "zod";
+import { vectorMetric, type RowMetric, type VectorMetricName } from "../../data/neighbors/metric.js";
 
 /** Most clusters a model may have: its state holds clusters × features centres and predict scans them all for each row. */
 export const MAX_CLUSTERS = 10_000;
@@ -61,3 +62,31 @@ export function restarts(nInit: number | null, init: KmeansInit): number {
   if (init.kind === "rows") return 1;
   return nInit ?? (init.kind === "random" ? 10 : 1);
 }
+
+/** Exponents above this overflow |Δ|^p for ordinary differences; chebyshev is the p → ∞ limit (as knn's MAX_P). */
+export const MAX_METRIC_P = 100;
+
+/**
+ * The distance of the clusterings that work on distances alone (dbscan, optics, kmedoids, and
+ * agnes / diana): the vector metrics of the shared neighbour module (src/data/neighbors/metric.ts,
+ * the one place distances are defined). Seed 002's Minkowski family for ordered attributes.
+ */
+export const metricFields = {
+  metric: z
+    .enum(["euclidean", "manhattan", "chebyshev", "minkowski"])
+    .default("euclidean")
+    .describe("Distance between rows: euclidean, manhattan (city block), chebyshev (max |Δ|), or minkowski with p."),
+  p: z.number().min(1).max(MAX_METRIC_P).default(2).describe(`The exponent of minkowski (ignored by the other metrics). At most ${MAX_METRIC_P}: use chebyshev for the limit.`),
+};
+export interface MetricChoice {
+  readonly metric: VectorMetricName;
+  readonly p: number;
+}
+
+export const rowMetricOf = (c: MetricChoice): RowMetric => vectorMetric(c.metric, c.p);
+
+/** The same fields in a fitted state: artifacts saved before the metric was a parameter were Euclidean. */
+export const metricStateFields = {
+  metric: z.enum(["euclidean", "manhattan", "chebyshev", "minkowski"]).default("euclidean"),
+  p: z.number().min(1).max(MAX_METRIC_P).default(2),
+};

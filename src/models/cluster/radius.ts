@@ -1,10 +1,10 @@
 /**
- * Radius queries for DBSCAN: the rows within eps (Euclidean, inclusive, as scikit-learn's
+ * Radius queries for DBSCAN: the rows within eps (under a vector metric, inclusive, as scikit-learn's
  * radius_neighbors) of a point. `indexedRadius` answers them from the shared neighbour
  * index (src/data/neighbors/: a kd-tree up to 15 dimensions, blocked brute force above, as
- * scikit-learn's "auto"); `bruteForceRadius` is the plain scan, kept as the reference.
+ * scikit-learn's "auto"); `bruteForceRadius` is the plain Euclidean scan, kept as the reference.
  */
-import { buildIndex, euclidean } from "../../data/neighbors/index.js";
+import { buildIndex, euclidean, type RowMetric } from "../../data/neighbors/index.js";
 export interface RadiusIndex {
   /** Rows within eps of `point` (length d), in increasing row order, written into `out` (length ≥ rows); returns their count. */
   query(point: Float64Array, out: Int32Array): number;
@@ -29,8 +29,8 @@ export function bruteForceRadius(X: Float64Array, n: number, d: number, eps: num
   };
 }
 
-export function indexedRadius(X: Float64Array, n: number, d: number, eps: number): RadiusIndex {
-  const index = buildIndex(X, n, d, { algorithm: "auto", leafSize: 30, metric: euclidean });
+export function indexedRadius(X: Float64Array, n: number, d: number, eps: number, metric: RowMetric = euclidean): RadiusIndex {
+  const index = buildIndex(X, n, d, { algorithm: "auto", leafSize: 30, metric });
   return {
     query(point, out) {
       const found = index.radius(point, 1, eps);
