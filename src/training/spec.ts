@@ -42,6 +42,8 @@ export interface TrainRequest {
   decision_threshold?: number | "rescale";
   /** Default true: standardise the numeric inputs of a scale-sensitive algorithm. */
   auto_scale?: boolean;
+  /** A clustering evaluation's reference labelling: like the target, never a default feature. */
+  reference?: string;
   /**
    * Not a client field: what the default features left out at submission, kept in the
    * stored spec (whose features are then explicit) so the model's warning still names them.
@@ -147,7 +149,7 @@ export function resolveSpec(request: TrainRequest, dataset: DatasetColumns, purp
   // a distinct value in almost every row), which a model can only memorise. Named in `features`, they are used.
   const identifiers = request.features ? [] : dataset.columns.filter((c) => c.role_hint === "identifier" && c.name !== target).map((c) => c.name);
   const leftOut = new Set(identifiers);
-  const features = request.features ?? dataset.columns.map((c) => c.name).filter((n) => n !== target && !leftOut.has(n));
+  const features = request.features ?? dataset.columns.map((c) => c.name).filter((n) => n !== target && n !== request.reference && !leftOut.has(n));
   const leftOutIdentifiers = request.features ? (request.left_out_identifiers ?? []) : identifiers;
   if (features.length === 0) {
     const named = identifiers.map((n) => `"${n}"`).join(", ");
@@ -200,7 +202,8 @@ export function resolveSpec(request: TrainRequest, dataset: DatasetColumns, purp
   if (purpose === "train" && validation.method === "bias_variance") {
     throw new SpecError("bias_variance is an evaluation (POST /v1/evaluations), not a way to train a model", "validation.method", "invalid_validation");
   }
-  if (purpose === "evaluate" && validation.method === "none") throw new SpecError('an evaluation needs a validation scheme other than "none"', "validation.method", "invalid_validation");
+  // A clustering spec is evaluated on the rows it clusters (internal indices need no held-out part).
+  if (purpose === "evaluate" && validation.method === "none" && task !== "clustering") throw new SpecError('an evaluation needs a validation scheme other than "none"', "validation.method", "invalid_validation");
   if (validation.method === "bias_variance" && task !== "regression") throw new SpecError("bias_variance applies to regression", "validation.method", "invalid_validation");
   const rowsNote = labelledRows < dataset.row_count ? ` (${dataset.row_count - labelledRows} of the ${dataset.row_count} rows have no target value)` : "";
   if (validation.method === "kfold" && validation.k > labelledRows) {

@@ -14,7 +14,7 @@ import type { Validation } from "./validation.js";
 import type { DecisionThreshold } from "../evaluation/threshold.js";
 import { classCounts } from "./scoring.js";
 import { subset } from "./dataset-view.js";
-import { trainingClusterCounts } from "./clustering.js";
+import { scoreClustering, trainingClusterCounts } from "./clustering.js";
 
 export type { EvaluationResult } from "./validate.js";
 
@@ -105,8 +105,18 @@ export function trainModel(frame: Frame, spec: ResolvedSpec, hooks: Hooks): Trai
   return { model, evaluation, warnings, fitSeconds, facts: clusters ? { ...clusters } : semi };
 }
 
-/** Cross-validates a spec without keeping a model (POST /v1/evaluations with an algorithm). */
-export function evaluateSpec(frame: Frame, spec: ResolvedSpec, hooks: Hooks): { evaluation: EvaluationResult; warnings: string[] } {
+/**
+ * Cross-validates a spec without keeping a model (POST /v1/evaluations with an algorithm). A
+ * clustering spec has nothing to hold out: it is fitted on every row and scored by the
+ * internal indices on those rows (and the external ones against `reference`), which is what
+ * a search over k or eps ranks.
+ */
+export function evaluateSpec(frame: Frame, spec: ResolvedSpec, hooks: Hooks, options: { reference?: string } = {}): { evaluation: EvaluationResult; warnings: string[] } {
+  if (spec.task === "clustering") {
+    const fitted = trainModel(frame, spec, { ...hooks, progress: (f) => hooks.progress(f * 0.7) });
+    const evaluation = scoreClustering(fitted.model, frame, { trainingRows: true, reference: options.reference, seed: spec.seed }, (f) => hooks.progress(0.7 + f * 0.3));
+    return { evaluation, warnings: fitted.warnings };
+  }
   const data = learningData(frame, spec.features, spec.target, spec.task, spec.algorithm.accepts.unlabelled);
   const { evaluation } = spec.validation.method === "bias_variance" ? { evaluation: runBiasVariance(spec, data, hooks) } : runValidation(spec, data, hooks, 0);
   hooks.progress(1);

@@ -160,7 +160,8 @@ async function run(task: WorkerTask, hooks: Hooks & { progress: (value: number) 
     throwIfAborted(hooks.signal);
     if (!dataset || !frame) throw new DatasetDeletedError(`dataset ${evaluation.dataset_id} was deleted before the evaluation started`);
     const spec = resolveSpec(evaluation.spec as never, dataset, "evaluate");
-    return { kind: "score", ...evaluateSpec(frame, spec, hooks) };
+    const reference = typeof evaluation.spec.reference === "string" ? evaluation.spec.reference : undefined;
+    return { kind: "score", ...evaluateSpec(frame, spec, hooks, { reference }) };
   }
   const modelId = String(evaluation.spec.model_id);
   const [stored, frame] = await Promise.all([models.getArtifact(modelId), datasets.loadFrame(evaluation.dataset_id)]);

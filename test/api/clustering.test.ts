@@ -188,14 +188,16 @@ describe("diana and optics (transductive), lvq (a classifier with prototypes)", 
 });
 
 describe("the evaluation body's rules around model_id", () => {
-  test("a supervised model needs dataset_id and takes no reference; reference needs a model", async () => {
+  test("a supervised model needs dataset_id and takes no reference; a clustering spec's reference must be a column", async () => {
     const noDataset = await t.app.inject({ method: "POST", url: "/v1/evaluations", payload: { model_id: supervisedModel } });
     assert.equal(noDataset.statusCode, 400, noDataset.body);
     assert.equal(noDataset.json().errors[0].path, "dataset_id");
     const reference = await t.app.inject({ method: "POST", url: "/v1/evaluations", payload: { model_id: supervisedModel, dataset_id: wm4WithGroups, reference: "组" } });
     assert.equal(reference.statusCode, 422, reference.body);
+    // Without a model, reference goes with a clustering spec (test/api/clustering-search.test.ts); wm4 has no 组.
     const noModel = await t.app.inject({ method: "POST", url: "/v1/evaluations", payload: { dataset_id: wm4, algorithm: "kmeans", reference: "组" } });
-    assert.equal(noModel.statusCode, 400, noModel.body);
+    assert.equal(noModel.statusCode, 422, noModel.body);
+    assert.equal(noModel.json().code, "unknown_column");
   });
 
   test("labels of a model that does not cluster is 422", async () => {

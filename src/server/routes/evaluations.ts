@@ -57,12 +57,25 @@ export function evaluationToWire(e: EvaluationRecord, curvePoints?: number) {
 export function resolveEvaluationSpec(body: z.infer<typeof createEvaluationBody>, dataset: DatasetRecord, seed: number, limits?: QueueLimits) {
   try {
     const task = dataset.columns.find((c) => c.name === body.target)?.type === "numeric" ? "regression" : "classification";
-    const validation = body.validation ?? { method: "kfold", k: 5, stratify: task === "classification" };
+    // Without a target the spec's own default applies (none for clustering, which is scored on its rows).
+    const validation = body.validation ?? (body.target === undefined ? undefined : { method: "kfold", k: 5, stratify: task === "classification" });
     return resolveSpec({ ...body, algorithm: body.algorithm!, seed, validation }, dataset, "evaluate", limits);
   } catch (e) {
     if (e instanceof SpecError) throw new ApiError(e.code, e.message, [{ path: e.path, message: e.message }], 422);
     throw e;
   }
+}
+
+/**
+ * A reference labelling for a clustering spec's external indices: a column of the dataset that
+ * the clustering does not use (a feature would score the clustering against itself).
+ */
+export function checkReference(reference: string | undefined, spec: ReturnType<typeof resolveEvaluationSpec>, dataset: DatasetRecord): string | undefined {
+  if (reference === undefined) return undefined;
+  if (spec.task !== "clustering") throw new ApiError("invalid_request", `reference applies to clustering; ${spec.algorithm.name} is scored against its target`, [{ path: "reference", message: "not a clustering spec" }]);
+  if (!dataset.columns.some((c) => c.name === reference)) throw new ApiError("unknown_column", `reference "${reference}" is not a column of the dataset`, [{ path: "reference", message: "unknown column" }]);
+  if (spec.features.includes(reference)) throw new ApiError("invalid_request", `reference "${reference}" is one of the features; leave it out (features) to score the clustering against it`, [{ path: "reference", message: "a feature" }]);
+  return reference;
 }
 
 export const evaluationRoutes: FastifyPluginAsync = async (base) => {
@@ -119,11 +132,11 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
         reply.header("location", `/v1/evaluations/${record.id}`);
         return reply.code(202).send(evaluationToWire(record));
       }
-      if (body.reference !== undefined) throw new ApiError("validation_failed", "reference applies to scoring a clustering model (with its model_id)", [{ path: "reference", message: "not allowed without model_id" }]);
       if (!body.algorithm) throw new ApiError("validation_failed", "give model_id (score a model) or algorithm (cross-validate a spec)", [{ path: "algorithm", message: "required without model_id" }]);
       const dataset = await requireDataset(body.dataset_id);
       const seed = body.seed ?? randomInt(0, 2 ** 31);
       const spec = resolveEvaluationSpec(body, dataset, seed, { jobMemoryMb: app.services.config.jobMemoryMb });
+      const reference = checkReference(body.reference, spec, dataset);
       const record = await store.evaluations.insert({
         dataset_id: dataset.id,
         algorithm: spec.algorithm.name,
@@ -143,6 +156,7 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
           ...storedSpecExtras(spec),
           ...(body.beta !== undefined ? { beta: body.beta } : {}),
           ...(body.decision_threshold !== undefined ? { decision_threshold: body.decision_threshold } : {}),
+          ...(reference !== undefined ? { reference } : {}),
         },
       });
       await jobs.submitEvaluation(record.id);

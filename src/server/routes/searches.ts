@@ -17,11 +17,20 @@ import { ApiError, checkJobCapacity, notFound } from "../errors.js";
 import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
 import { createSearchBody, LOWER_IS_BETTER, searchSchema, type CreateSearchBody } from "../schemas/searches.js";
 import { storedSpecExtras } from "../../training/spec.js";
-import { resolveEvaluationSpec } from "./evaluations.js";
+import { checkReference, resolveEvaluationSpec } from "./evaluations.js";
 import { cursorSeq } from "./pagination.js";
 
 const CLASSIFICATION_SCORES = ["accuracy", "error_rate", "precision", "recall", "f1", "auc", "average_precision", "log_loss", "macro_precision", "macro_recall", "macro_f1", "macro_f1_mean", "micro_f1"];
 const REGRESSION_SCORES = ["r2", "mse", "rmse", "mae"];
+/** What a clustering candidate's evaluation reports (src/training/clustering.ts): internal indices, and external ones with a reference. */
+const INTERNAL_CLUSTERING_SCORES = ["silhouette", "davies_bouldin", "calinski_harabasz", "dunn", "sse"];
+const EXTERNAL_CLUSTERING_SCORES = ["adjusted_rand_index", "rand_index", "jaccard", "fowlkes_mallows", "normalized_mutual_info"];
+
+function scoresFor(task: string, reference: string | undefined): { allowed: string[]; fallback: string } {
+  if (task === "regression") return { allowed: REGRESSION_SCORES, fallback: "r2" };
+  if (task === "clustering") return { allowed: reference === undefined ? INTERNAL_CLUSTERING_SCORES : [...INTERNAL_CLUSTERING_SCORES, ...EXTERNAL_CLUSTERING_SCORES], fallback: "silhouette" };
+  return { allowed: CLASSIFICATION_SCORES, fallback: "accuracy" };
+}
 /** A rejected candidate is quoted in the error up to this many characters. */
 const QUOTE_CHARS = 200;
 /** A list page holds this many maximal searches' results: every search carries all of its candidates, and 500 of them would be a 200 MB answer. */
@@ -50,6 +59,11 @@ function candidatesFor(body: CreateSearchBody, seed: number, max: number): Recor
   return gridCandidates(body.param_grid!, max);
 }
 
+function withoutReference<T extends { reference?: string }>(spec: T): Omit<T, "reference"> {
+  const { reference: _reference, ...rest } = spec;
+  return rest;
+}
+
 function quote(params: Record<string, unknown>): string {
   const text = JSON.stringify(params);
   return text.length > QUOTE_CHARS ? `${text.slice(0, QUOTE_CHARS)}…` : text;
@@ -64,7 +78,7 @@ function searchToWire(s: SearchRecord) {
     algorithm: s.algorithm,
     method: s.method,
     scoring: s.scoring,
-    target: s.spec.target as string,
+    target: (s.spec.target as string | null) ?? null,
     validation: s.spec.validation as Record<string, unknown>,
     seed: s.spec.seed as number,
     results: s.results ?? [],
@@ -116,8 +130,9 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
         specs.push(resolve(candidates[i], i));
       }
       const first = specs[0];
-      const allowed = first.task === "regression" ? REGRESSION_SCORES : CLASSIFICATION_SCORES;
-      const scoring = body.scoring ?? (first.task === "regression" ? "r2" : "accuracy");
+      const reference = checkReference(body.reference, first, dataset);
+      const { allowed, fallback } = scoresFor(first.task, reference);
+      const scoring = body.scoring ?? fallback;
       if (!allowed.includes(scoring)) throw new ApiError("unusable_request", `scoring "${scoring}" is not one of ${allowed.join(", ")}`, [{ path: "scoring", message: "unknown metric" }]);
       if (first.validation.method === "bias_variance") throw new ApiError("unusable_request", "a search scores candidates by cross-validation, holdout or bootstrap", [{ path: "validation.method", message: "not for searches" }]);
 
@@ -131,6 +146,7 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
         seed,
         positive_class: first.positiveClass,
         ...storedSpecExtras(first),
+        ...(reference !== undefined ? { reference } : {}),
       };
       checkJobCapacity(await jobs.activeCount(), app.services.config.maxJobs, candidates.length); // again: other requests ran while this one yielded
       const search = await store.searches.insertWithCandidates(
@@ -142,7 +158,8 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
         candidates: search.results ?? [],
         scoring,
         higherIsBetter: !LOWER_IS_BETTER.has(scoring),
-        refit: body.refit ? { ...common, task: first.task, validation: { method: "none" }, name: `search ${search.id} best` } : null,
+        // The reference labelling scores candidates; the refitted model has no use for it.
+        refit: body.refit ? { ...withoutReference(common), task: first.task, validation: { method: "none" }, name: `search ${search.id} best` } : null,
       });
       await nextTurn(); // the insert and the first submissions were one block; the 202 body (every candidate) is another
       reply.header("location", `/v1/searches/${search.id}`);

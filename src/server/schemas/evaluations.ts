@@ -69,14 +69,14 @@ export const createEvaluationBody = z
       .string()
       .min(1)
       .optional()
-      .describe("Clustering models: a column of the dataset with a reference labelling, for the external indices (jaccard, fowlkes_mallows, rand_index, adjusted_rand_index, normalized_mutual_info)."),
+      .describe("Clustering (a model_id or a clustering algorithm): a column of the dataset with a reference labelling, for the external indices (jaccard, fowlkes_mallows, rand_index, adjusted_rand_index, normalized_mutual_info). Not a feature of the clustering."),
     algorithm: z.string().min(1).optional().describe("Or cross-validate this algorithm on dataset_id without keeping a model."),
     target: z.string().min(1).optional(),
     features: z.array(z.string().min(1)).min(1).optional(),
     params: z.record(z.string(), z.unknown()).optional(),
     preprocessing: z.array(preprocessingStepSchema).max(50).optional(),
     auto_scale: autoScale,
-    validation: validationRequestSchema.optional().describe("Default: kfold, k = 5 (stratified for classification). Also bias_variance for regression."),
+    validation: validationRequestSchema.optional().describe("Default: kfold, k = 5 (stratified for classification). Also bias_variance for regression. A clustering algorithm takes none (its default): it is fitted on every row and scored by the internal indices on them."),
     seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
     positive_class: z.string().optional(),
     beta: z.number().positive().max(1000).optional().describe("Also report F_β for the positive class (binary)."),

@@ -3,13 +3,18 @@ import { paramDistributionsSchema, paramGridSchema } from "../../evaluation/sear
 import { jobStatus, problemSchema } from "./common.js";
 import { autoScale, preprocessingStepSchema, validationRequestSchema } from "./models.js";
 
-export const LOWER_IS_BETTER = new Set(["error_rate", "log_loss", "mse", "rmse", "mae"]);
+export const LOWER_IS_BETTER = new Set(["error_rate", "log_loss", "mse", "rmse", "mae", "sse", "davies_bouldin"]);
 
 export const createSearchBody = z
   .object({
     dataset_id: z.string().min(1),
     algorithm: z.string().min(1),
-    target: z.string().min(1),
+    target: z.string().min(1).optional().describe("Required for classification and regression; a clustering algorithm takes none."),
+    reference: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Clustering: a column with a reference labelling, so candidates can be ranked by an external index (adjusted_rand_index, …). Never a default feature."),
     features: z.array(z.string().min(1)).min(1).optional(),
     preprocessing: z.array(preprocessingStepSchema).max(50).optional(),
     auto_scale: autoScale,
@@ -26,8 +31,13 @@ export const createSearchBody = z
       .min(1)
       .default(10)
       .describe("method random: how many candidates; at most XIGUA_MAX_SEARCH_CANDIDATES (default 1000): more is 422. Lists alone spanning fewer combinations give each once."),
-    validation: validationRequestSchema.optional().describe("How each candidate is scored. Default: kfold, k = 5."),
-    scoring: z.string().optional().describe(`Metric to rank by. Default accuracy (classification) or r2 (regression). Lower is better for ${[...LOWER_IS_BETTER].join(", ")}.`),
+    validation: validationRequestSchema.optional().describe("How each candidate is scored. Default: kfold, k = 5; none for clustering (each candidate is fitted on every row and scored on them)."),
+    scoring: z
+      .string()
+      .optional()
+      .describe(
+        `Metric to rank by. Default accuracy (classification), r2 (regression) or silhouette (clustering: also davies_bouldin, calinski_harabasz, dunn, sse, and with reference the external indices). Lower is better for ${[...LOWER_IS_BETTER].join(", ")}.`,
+      ),
     seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
     refit: z.boolean().default(true).describe("Train a model on all rows with the best params."),
     positive_class: z.string().optional(),
@@ -54,7 +64,7 @@ export const searchSchema = z
     algorithm: z.string(),
     method: z.string(),
     scoring: z.string(),
-    target: z.string(),
+    target: z.string().nullable().describe("null for a clustering search."),
     validation: z.record(z.string(), z.unknown()),
     seed: z.number().int(),
     results: z.array(resultSchema),
