@@ -25,6 +25,9 @@ export interface NumericField {
 }
 
 function maximumOf(s: JsonSchema, field: "maximum" | "maxItems"): number | null {
+  // A literal (entropy_base's 2) or an enum of numbers is bounded by its values.
+  if (field === "maximum" && typeof s.const === "number") return s.const;
+  if (field === "maximum" && Array.isArray(s.enum) && s.enum.length > 0 && s.enum.every((v) => typeof v === "number")) return Math.max(...(s.enum as number[]));
   const m = (s[field] ?? (field === "maximum" ? s.exclusiveMaximum : undefined)) as number | undefined;
   return typeof m === "number" && m < Number.MAX_SAFE_INTEGER ? m : null;
 }

@@ -91,6 +91,7 @@ function compact(s: TreeState): TreeState {
   return {
     task: s.task,
     criterion: s.criterion,
+    entropy_base: s.entropy_base,
     features: s.features,
     classes: s.classes,
     kind: s.kind,

@@ -63,7 +63,7 @@ export class TreeBuilder {
     this.kind[node] = LEAF;
   }
 
-  freeze(head: { task: "classification" | "regression"; criterion: Criterion; features: ColumnSchema[]; classes: string[]; featureScale: Float64Array<ArrayBuffer> }): TreeState {
+  freeze(head: { task: "classification" | "regression"; criterion: Criterion; entropy_base: 2 | "e"; features: ColumnSchema[]; classes: string[]; featureScale: Float64Array<ArrayBuffer> }): TreeState {
     const order: number[] = [0];
     for (let q = 0; q < order.length; q++) {
       const i = order[q];

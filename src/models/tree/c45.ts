@@ -7,10 +7,10 @@
  * the seeds' numbers are the book's.
  */
 import { z } from "zod";
-import { engineOptions, maxCategoriesParam, pruningParams, stoppingParams } from "./params.js";
+import { engineOptions, entropyBaseParam, maxCategoriesParam, pruningParams, stoppingParams } from "./params.js";
 import { treeAlgorithm } from "./preset.js";
 
-const params = z.object({ ...stoppingParams, max_categories_per_split: maxCategoriesParam(32), ...pruningParams }).strict();
+const params = z.object({ ...stoppingParams, max_categories_per_split: maxCategoriesParam(32), ...pruningParams, entropy_base: entropyBaseParam }).strict();
 export type C45Params = z.infer<typeof params>;
 
 export const c45 = treeAlgorithm<C45Params>({

@@ -9,7 +9,7 @@
  * rather than CART's surrogate splits.
  */
 import { z } from "zod";
-import { engineOptions, maxCategoriesParam, pruningParams, stoppingParams } from "./params.js";
+import { engineOptions, entropyBaseParam, maxCategoriesParam, pruningParams, stoppingParams } from "./params.js";
 import { treeAlgorithm } from "./preset.js";
 
 const params = z
@@ -23,6 +23,7 @@ const params = z
     max_categories_per_split: maxCategoriesParam(null),
     ...stoppingParams,
     ...pruningParams,
+    entropy_base: entropyBaseParam,
   })
   .strict();
 export type CartParams = z.infer<typeof params>;

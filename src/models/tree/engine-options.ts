@@ -30,10 +30,18 @@ export interface EngineOptions {
   readonly ccpAlpha: number;
   /** Whether cells may be missing; when false a missing cell is an error (the pipeline imputes first). */
   readonly allowMissing: boolean;
+  /**
+   * The unit entropy is reported in (2: bits, "e": nats). The engine always works in bits;
+   * engineOptions converts the impurity thresholds given in nats, explain converts scores back.
+   */
+  readonly entropyBase: EntropyBase;
 }
+
+export type EntropyBase = 2 | "e";
 
 export const DEFAULT_ENGINE: EngineOptions = {
   criterion: "gini_index",
+  entropyBase: 2,
   categoricalSplit: "binary",
   oblique: null,
   maxDepth: null,

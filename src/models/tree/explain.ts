@@ -158,7 +158,13 @@ function treeJson(s: TreeState, view: Shown): ExplainNode {
   return built[0];
 }
 
+/** Information gain is held in bits; a tree fitted with entropy_base "e" reports nats (gain ratios have no unit). */
+export function scoreUnit(s: TreeState): number {
+  return s.entropy_base === "e" && s.criterion === "info_gain" ? Math.LN2 : 1;
+}
+
 function nodeJson(s: TreeState, i: number): ExplainNode {
+  const unit = scoreUnit(s);
   const out: ExplainNode = { samples: s.samples[i], prediction: predictionOf(s, i), children: [] };
   if (s.task === "classification") {
     const K = s.classes.length;
@@ -170,7 +176,7 @@ function nodeJson(s: TreeState, i: number): ExplainNode {
     feature: splitFeatureName(s, i),
     kind: s.kind[i] === THRESHOLD ? "threshold" : s.kind[i] === CATEGORICAL ? "categorical" : "oblique",
     criterion: s.criterion,
-    score: s.score[i],
+    score: s.score[i] * unit,
     candidates: [],
   };
   if (s.kind[i] !== CATEGORICAL) split.threshold = s.threshold[i];
@@ -178,7 +184,7 @@ function nodeJson(s: TreeState, i: number): ExplainNode {
   const listed = listedCandidates(s, i);
   if (listed.more > 0) split.more_candidates = listed.more;
   for (const c of listed.ids) {
-    const cand: { feature: string; score: number; threshold?: number } = { feature: names[s.candFeature[c]], score: s.candScore[c] };
+    const cand: { feature: string; score: number; threshold?: number } = { feature: names[s.candFeature[c]], score: s.candScore[c] * unit };
     if (!Number.isNaN(s.candThreshold[c])) cand.threshold = s.candThreshold[c];
     split.candidates.push(cand);
   }
@@ -326,7 +332,7 @@ function toDot(s: TreeState, view: Shown): string {
   for (let i = 0; i < s.kind.length; i++) {
     if (!view.shown[i]) continue;
     const parts: string[] = [];
-    if (s.kind[i] !== LEAF) parts.push(splitFeatureName(s, i), `${s.criterion} = ${fmt(s.score[i])}`);
+    if (s.kind[i] !== LEAF) parts.push(splitFeatureName(s, i), `${s.criterion} = ${fmt(s.score[i] * scoreUnit(s))}`);
     parts.push(`samples = ${fmt(s.samples[i])}`);
     if (s.task === "classification") parts.push(`[${Array.from(s.value.subarray(i * W, i * W + W), (v) => fmt(s.samples[i] > 0 ? v : 0)).join(", ")}]`);
     const p = predictionOf(s, i);

@@ -127,6 +127,7 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
   return builder.freeze({
     task: target.task,
     criterion: opts.criterion,
+    entropy_base: opts.entropyBase,
     features: cols.schema.map((s) => ({ ...s })),
     classes: target.task === "classification" ? [...target.classes] : [],
     featureScale: featureScales(cols, growRows),

@@ -6,10 +6,10 @@
  * no missing-value handling, so the pipeline imputes before it.
  */
 import { z } from "zod";
-import { engineOptions, maxCategoriesParam, pruningParams, stoppingParams } from "./params.js";
+import { engineOptions, entropyBaseParam, maxCategoriesParam, pruningParams, stoppingParams } from "./params.js";
 import { treeAlgorithm } from "./preset.js";
 
-const params = z.object({ ...stoppingParams, max_categories_per_split: maxCategoriesParam(32), ...pruningParams }).strict();
+const params = z.object({ ...stoppingParams, max_categories_per_split: maxCategoriesParam(32), ...pruningParams, entropy_base: entropyBaseParam }).strict();
 export type Id3Params = z.infer<typeof params>;
 
 export const id3 = treeAlgorithm<Id3Params>({

@@ -63,23 +63,35 @@ export function maxCategoriesParam(fallback: number | null) {
 /** A bound for the cap: beyond the levels any column could have in a table the service accepts, it sizes nothing more. */
 export const MAX_CATEGORIES_PER_SPLIT = 1_000_000;
 
+/** Seed 004 computes its gains in nats; the watermelon book in bits. Only the reported numbers (and thresholds given in them) change: the tree is the same. */
+export const entropyBaseParam = z
+  .union([z.literal(2), z.literal("e")])
+  .default(2)
+  .describe('Logarithm base of entropy and information gain: 2 (bits, the book) or "e" (nats, seed 004). Scales the info_gain scores explain reports, and min_impurity_decrease and ccp_alpha are read in the same unit; gain ratios and the tree itself do not change. Ignored by gini_index and mse.');
+
+/** Entropy criteria grow in bits: a threshold given in nats is divided by ln 2. */
+const isEntropyCriterion = (c: string) => c === "info_gain" || c === "gain_ratio";
+
 type Stopping = { [K in keyof typeof stoppingParams]: z.infer<(typeof stoppingParams)[K]> };
 type PruningP = { [K in keyof typeof pruningParams]: z.infer<(typeof pruningParams)[K]> };
 
-export function engineOptions(p: Stopping & Partial<PruningP> & { max_categories_per_split?: number | null }, rest: Partial<EngineOptions>): EngineOptions {
+export function engineOptions(p: Stopping & Partial<PruningP> & { max_categories_per_split?: number | null; entropy_base?: 2 | "e" }, rest: Partial<EngineOptions>): EngineOptions {
+  const base = p.entropy_base ?? 2;
+  const toBits = base === "e" && isEntropyCriterion(rest.criterion ?? DEFAULT_ENGINE.criterion) ? Math.LOG2E : 1;
   return {
     ...DEFAULT_ENGINE,
     maxDepth: p.max_depth,
     minSamplesSplit: p.min_samples_split,
     minSamplesLeaf: p.min_samples_leaf,
-    minImpurityDecrease: p.min_impurity_decrease,
+    minImpurityDecrease: p.min_impurity_decrease * toBits,
     maxFeatures: p.max_features,
     classWeight: p.class_weight,
     pruning: p.pruning ?? "none",
     validationFraction: p.validation_fraction ?? DEFAULT_ENGINE.validationFraction,
     confidenceFactor: p.confidence_factor ?? DEFAULT_ENGINE.confidenceFactor,
-    ccpAlpha: p.ccp_alpha ?? 0,
+    ccpAlpha: (p.ccp_alpha ?? 0) * toBits,
     maxCategoriesPerSplit: p.max_categories_per_split ?? null,
+    entropyBase: base,
     ...rest,
   };
 }

@@ -29,6 +29,8 @@ const shape = z
   .object({
     task: z.enum(["classification", "regression"]),
     criterion: z.enum(CRITERIA),
+    /** The unit explain reports entropy scores in (artifacts before the option were in bits). */
+    entropy_base: z.union([z.literal(2), z.literal("e")]).default(2),
     features: z.array(columnSchema),
     classes: z.array(z.string()),
     kind: u8,

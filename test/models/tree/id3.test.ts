@@ -157,6 +157,19 @@ describe("seed 004's A/B table, as weighted rows (natural log)", () => {
     assert.equal(tree.split?.feature, "A");
     assert.deepEqual(child(tree, "1").distribution, { "-": 3, "+": 100 });
   });
+  test('entropy_base "e" reads seed 004 directly: gains in nats, the same tree, min_impurity_decrease in nats', () => {
+    const inNats = explain(id3.fit(train, id3.params.parse({ entropy_base: "e" }), ctx())).tree;
+    const gain = Object.fromEntries((inNats.split?.candidates ?? []).map((c) => [c.feature, c.score]));
+    close(gain.A, 0.626);
+    close(gain.B, 0.222);
+    const inBits = explain(id3.fit(train, id3.params.parse({}), ctx())).tree;
+    assert.equal(inNats.split?.feature, inBits.split?.feature);
+    assert.equal(inNats.split?.score, (inBits.split?.score ?? 0) * Math.LN2);
+    // The root's gain is 0.626 nats (weight share 1): a threshold just below keeps the split, just above refuses it.
+    const at = (t: number) => explain(id3.fit(train, id3.params.parse({ entropy_base: "e", min_impurity_decrease: t }), ctx())).tree.split?.feature ?? null;
+    assert.equal(at(0.62), "A");
+    assert.equal(at(0.63), null);
+  });
 });
 
 /**

@@ -19,6 +19,7 @@ function ladder(levels: number, shared: boolean): TreeState {
   return {
     task: "classification",
     criterion: "gini_index",
+    entropy_base: 2,
     features: [{ name: "x", type: "numeric" }],
     classes: ["a", "b"],
     kind,
