@@ -20,7 +20,9 @@ import type { ResolvedSpec } from "./train.js";
 import { plan, pools, type Validation } from "./validation.js";
 
 export interface EvaluationResult extends Scored {
-  folds?: { metrics: Record<string, number | null> }[];
+  folds?: { metrics: Record<string, number | null>; train_metrics?: Record<string, number | null> }[];
+  /** The same metrics on each fold's own training rows, averaged: beside `metrics`, the gap shows over-fitting. */
+  train_metrics?: Record<string, number | null>;
   metrics_std?: Record<string, number | null>;
   /** Bootstrap: the share of rows never drawn, averaged over rounds (→ 1/e ≈ 0.368). */
   oob_fraction?: number;
@@ -61,7 +63,7 @@ export interface FoldOutcome {
   /** Thresholded when the spec moves the threshold. */
   prediction: Prediction;
   scored: Scored;
-  /** Bootstrap: the score on the fold's own training rows (for the .632 estimate). */
+  /** The score on the fold's own training rows (train_metrics; bootstrap's .632 estimate); absent for leave-one-out. */
   trainScored?: Scored;
   /** Bootstrap: share of the rows left out of bag. */
   oobShare?: number;
@@ -141,11 +143,32 @@ export function runFold(spec: ResolvedSpec, data: LearningData, split: Split, in
     seconds,
     pipeline,
   };
-  if (spec.validation.method === "bootstrap") {
-    outcome.oobShare = split.test.length / data.X.rowCount;
-    outcome.trainScored = scorePredictions(trainPart.target, applyThreshold(predictPipeline(spec.algorithm, pipeline, trainPart.X), thresholded), scoring);
+  if (spec.validation.method === "bootstrap") outcome.oobShare = split.test.length / data.X.rowCount;
+  const scoredRows = trainingRowsToScore(spec.validation.method, data, split.train);
+  if (scoredRows) {
+    const part = scoredRows === split.train ? trainPart : subset(data, scoredRows);
+    outcome.trainScored = scorePredictions(part.target, applyThreshold(predictPipeline(spec.algorithm, pipeline, part.X), thresholded), scoring);
   }
   return outcome;
+}
+
+/** Training rows a fold scores its own fit on at most (train_metrics), so the extra predictions cost at most this many per fold. */
+export const TRAIN_SCORE_ROWS = 10_000;
+
+/**
+ * Which training rows a fold scores its fit on, for train_metrics beside the validation
+ * metrics (over-fitting shows as the gap). Labelled rows only (a semi-supervised fold also
+ * trains on unlabelled ones); above TRAIN_SCORE_ROWS an evenly spaced sample of them. Bootstrap
+ * scores them all: its .632 estimate is defined on the whole training score. Leave-one-out
+ * scores none: n folds each predicting n − 1 rows would be quadratic in the rows.
+ */
+export function trainingRowsToScore(method: Validation["method"], data: LearningData, train: Int32Array): Int32Array | null {
+  if (method === "loo" || !data.target) return null;
+  const y = data.target.y;
+  const labelled = data.target.task === "classification" && data.unlabelledRows > 0 ? train.filter((r) => y[r] >= 0) : train;
+  if (method === "bootstrap" || labelled.length <= TRAIN_SCORE_ROWS) return labelled;
+  const step = labelled.length / TRAIN_SCORE_ROWS;
+  return Int32Array.from({ length: TRAIN_SCORE_ROWS }, (_, i) => labelled[Math.floor(i * step)]);
 }
 
 function targetOf(y: Int32Array | Float64Array, classes: readonly string[] | null): Target {
@@ -170,7 +193,12 @@ export function assembleValidation(spec: AssemblySpec, classes: readonly string[
     outcomesBits = rowOutcomes(target, prediction, cat(pooled.map((o) => o.testIds)));
     pooledScore = v.method === "holdout" ? sorted[0].scored : scorePredictions(target, prediction, scoring);
   }
-  const common = { folds_fingerprint: fingerprint.digest("hex"), ...(outcomesBits ? { row_outcomes: outcomesBits } : {}) };
+  const trained = sorted.every((o) => o.trainScored) ? sorted.map((o) => o.trainScored!.metrics) : null;
+  const common = {
+    folds_fingerprint: fingerprint.digest("hex"),
+    ...(outcomesBits ? { row_outcomes: outcomesBits } : {}),
+    ...(trained ? { train_metrics: aggregate(trained).mean } : {}),
+  };
   if (v.method === "holdout") return { ...sorted[0].scored, test_rows: sorted[0].testIds.length, ...common };
 
   const { mean, std } = aggregate(sorted.map((o) => o.scored.metrics));
@@ -178,7 +206,7 @@ export function assembleValidation(spec: AssemblySpec, classes: readonly string[
     ...(pooledScore ?? {}),
     metrics: mean,
     metrics_std: std,
-    folds: sorted.map((o) => ({ metrics: o.scored.metrics })),
+    folds: sorted.map((o, i) => ({ metrics: o.scored.metrics, ...(trained ? { train_metrics: trained[i] } : {}) })),
     ...common,
   };
   if (v.method === "bootstrap") {

@@ -69,13 +69,16 @@ for (const { label, scaleSensitive, steps } of cases) test(`k-fold, ${label}: th
   const mean = (xs: ArrayLike<number>) => Array.from(xs).reduce((a, b) => a + b, 0) / xs.length;
   const allMean = mean(raw);
   assert.equal(fits.length, 5);
+  assert.equal(predictions.length, 10);
   splits.forEach((split, f) => {
     const trainRaw = Array.from(split.train, (i) => raw[i]);
     const testRaw = Array.from(split.test, (i) => raw[i]);
     const foldMean = mean(trainRaw);
     const foldStd = Math.sqrt(mean(trainRaw.map((x) => (x - foldMean) ** 2)));
     // z = (x − μ) / σ on two held-out rows with different values gives back the fitted μ and σ.
-    const z = predictions[f];
+    // Each fold predicts its test rows, then its own training rows (train_metrics), both through the fold's scaler.
+    const z = predictions[2 * f];
+    assert.deepEqual(predictions[2 * f + 1], fits[f], "the training rows are scored as they were fitted");
     const a = 0;
     const b = testRaw.findIndex((x) => x !== testRaw[0]);
     const sigma = (testRaw[a] - testRaw[b]) / (z[a] - z[b]);

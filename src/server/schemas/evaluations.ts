@@ -30,7 +30,12 @@ export const evaluationSchema = z
     confusion_matrix: z.object({ labels: z.array(z.string()), matrix: z.array(z.array(z.number())) }).optional().describe("Rows actual, columns predicted; k-fold pools the out-of-fold predictions."),
     curves: curves.optional().describe("Binary classification with probabilities: ROC and P-R curves of the positive class."),
     auc_per_class: z.record(z.string(), z.number().nullable()).optional().describe("Multiclass: one-vs-rest AUC per class (metrics.auc is their macro mean)."),
-    folds: z.array(z.object({ metrics })).optional(),
+    train_metrics: metrics
+      .optional()
+      .describe(
+        "The same metrics on each fold's own training rows (at most 10,000 per fold, evenly spaced), averaged: the gap to metrics shows over-fitting. Absent for leave-one-out, clustering and scored models.",
+      ),
+    folds: z.array(z.object({ metrics, train_metrics: metrics.optional() })).optional(),
     folds_fingerprint: z.string().optional().describe("Equal for two evaluations exactly when they used the same splits (paired tests need it)."),
     oob_fraction: z.number().optional().describe("Bootstrap: share of rows never drawn, → 1/e."),
     estimate_632: metrics.optional().describe("Bootstrap: the .632 estimate, 0.368·train + 0.632·out-of-bag."),
