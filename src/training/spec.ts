@@ -5,7 +5,7 @@
  * The same function runs again inside the worker on the stored spec.
  */
 import { z } from "zod";
-import type { Task } from "../models/contract.js";
+import type { Algorithm, Task } from "../models/contract.js";
 import type { ErrorCode } from "../server/errors.js";
 import { getAlgorithm } from "../models/registry.js";
 import type { RoleHint } from "../data/summary.js";
@@ -98,6 +98,20 @@ function zodPath(prefix: string, issue: z.core.$ZodIssue): string {
  */
 export function storedSpecExtras(resolved: ResolvedSpec): { auto_scale: boolean; left_out_identifiers?: string[] } {
   return { auto_scale: resolved.autoScale, ...(resolved.leftOutIdentifiers.length ? { left_out_identifiers: resolved.leftOutIdentifiers } : {}) };
+}
+
+/** Validation schemes that only estimate: a model is never trained by them. */
+const EVALUATION_ONLY = new Set(["bias_variance", "learning_curve", "validation_curve"]);
+
+/** Each value of a validation curve's parameter, validated and resolved as the params of its own request would be. */
+function validationCurveParams(algorithm: Algorithm, base: Record<string, unknown>, param: string, values: readonly unknown[]): Record<string, unknown>[] {
+  const shape = (algorithm.params as unknown as { shape?: Record<string, unknown> }).shape;
+  if (!shape || !Object.hasOwn(shape, param)) throw new SpecError(`validation.param "${param}" is not a parameter of ${algorithm.name}`, "validation.param", "invalid_validation");
+  return values.map((value, i) => {
+    const parsed = algorithm.params.safeParse({ ...base, [param]: value });
+    if (!parsed.success) throw new SpecError(`validation.values[${i}]: ${parsed.error.issues[0].message}`, `validation.values.${i}`, "invalid_params");
+    return parsed.data as Record<string, unknown>;
+  });
 }
 
 export function resolveSpec(request: TrainRequest, dataset: DatasetColumns, purpose: Purpose = "train", limits?: QueueLimits): ResolvedSpec {
@@ -199,14 +213,18 @@ export function resolveSpec(request: TrainRequest, dataset: DatasetColumns, purp
   if ((task === "clustering" || task === "projection") && validation.method !== "none") {
     throw new SpecError(`validation "${validation.method}" needs a target; ${task} takes "none"`, "validation.method", "invalid_validation");
   }
-  if (purpose === "train" && validation.method === "bias_variance") {
-    throw new SpecError("bias_variance is an evaluation (POST /v1/evaluations), not a way to train a model", "validation.method", "invalid_validation");
+  if (purpose === "train" && EVALUATION_ONLY.has(validation.method)) {
+    throw new SpecError(`${validation.method} is an evaluation (POST /v1/evaluations), not a way to train a model`, "validation.method", "invalid_validation");
   }
+  if ((validation.method === "learning_curve" || validation.method === "validation_curve") && task !== "classification" && task !== "regression") {
+    throw new SpecError(`${validation.method} needs a target (classification or regression)`, "validation.method", "invalid_validation");
+  }
+  const curveParams = validation.method === "validation_curve" ? validationCurveParams(algorithm, request.params ?? {}, validation.param, validation.values) : undefined;
   // A clustering spec is evaluated on the rows it clusters (internal indices need no held-out part).
   if (purpose === "evaluate" && validation.method === "none" && task !== "clustering") throw new SpecError('an evaluation needs a validation scheme other than "none"', "validation.method", "invalid_validation");
   if (validation.method === "bias_variance" && task !== "regression") throw new SpecError("bias_variance applies to regression", "validation.method", "invalid_validation");
   const rowsNote = labelledRows < dataset.row_count ? ` (${dataset.row_count - labelledRows} of the ${dataset.row_count} rows have no target value)` : "";
-  if (validation.method === "kfold" && validation.k > labelledRows) {
+  if ((validation.method === "kfold" || validation.method === "learning_curve" || validation.method === "validation_curve") && validation.k > labelledRows) {
     throw new SpecError(`k = ${validation.k} is more than the ${labelledRows} labelled rows${rowsNote}`, "validation.k", "invalid_validation");
   }
   if (validation.method !== "none" && labelledRows < 2) {
@@ -245,7 +263,9 @@ export function resolveSpec(request: TrainRequest, dataset: DatasetColumns, purp
     positiveClass,
     ...(request.beta !== undefined ? { beta: request.beta } : {}),
     ...(request.decision_threshold !== undefined ? { decisionThreshold: request.decision_threshold } : {}),
+    ...(curveParams ? { curveParams } : {}),
   };
-  if (limits) checkMemoryBudget(resolved, dataset, limits.jobMemoryMb);
+  // A validation curve fits with each value in turn: the largest must fit the budget too.
+  if (limits) for (const p of curveParams ?? [resolved.params]) checkMemoryBudget({ ...resolved, params: p }, dataset, limits.jobMemoryMb);
   return resolved;
 }

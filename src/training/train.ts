@@ -15,6 +15,7 @@ import type { DecisionThreshold } from "../evaluation/threshold.js";
 import { classCounts } from "./scoring.js";
 import { subset } from "./dataset-view.js";
 import { scoreClustering, trainingClusterCounts } from "./clustering.js";
+import { runCurve } from "./curves.js";
 
 export type { EvaluationResult } from "./validate.js";
 
@@ -36,6 +37,8 @@ export interface ResolvedSpec {
   beta?: number;
   /** Evaluations of binary classifiers: threshold moving. */
   decisionThreshold?: DecisionThreshold;
+  /** validation_curve: the resolved params of each value of the varied parameter, in order. */
+  curveParams?: Record<string, unknown>[];
 }
 
 export interface TrainResult {
@@ -118,7 +121,9 @@ export function evaluateSpec(frame: Frame, spec: ResolvedSpec, hooks: Hooks, opt
     return { evaluation, warnings: fitted.warnings };
   }
   const data = learningData(frame, spec.features, spec.target, spec.task, spec.algorithm.accepts.unlabelled);
-  const { evaluation } = spec.validation.method === "bias_variance" ? { evaluation: runBiasVariance(spec, data, hooks) } : runValidation(spec, data, hooks, 0);
+  const method = spec.validation.method;
+  const { evaluation } =
+    method === "bias_variance" ? { evaluation: runBiasVariance(spec, data, hooks) } : method === "learning_curve" || method === "validation_curve" ? { evaluation: runCurve(spec, data, hooks) } : runValidation(spec, data, hooks, 0);
   hooks.progress(1);
   if (!evaluation) throw new Error("an evaluation needs a validation scheme other than none");
   const warnings = specWarnings(spec);

@@ -17,6 +17,7 @@ import { subset, type LearningData } from "./dataset-view.js";
 import { fitPipeline, predictPipeline, type FittedPipeline } from "./pipeline.js";
 import { aggregate, applyThreshold, classCounts, rowOutcomes, scorePredictions, type RowOutcomes, type Scored, type ScoringOptions } from "./scoring.js";
 import type { ResolvedSpec } from "./train.js";
+import type { CurveResult } from "./curves.js";
 import { plan, pools, type Validation } from "./validation.js";
 
 export interface EvaluationResult extends Scored {
@@ -31,6 +32,9 @@ export interface EvaluationResult extends Scored {
   test_rows?: number;
   /** Equal for two evaluations exactly when their splits were the same rows: paired tests need it. */
   folds_fingerprint?: string;
+  /** learning_curve / validation_curve: one point per training size or parameter value (curves.ts). */
+  learning_curve?: CurveResult;
+  validation_curve?: CurveResult;
   /** bias_variance: the seed's decomposition of the expected squared error. */
   bias_variance?: BiasVarianceResult;
   /** Which held-out rows each evaluation got right (internal: McNemar's test reads it; not on the wire). */

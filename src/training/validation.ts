@@ -8,6 +8,11 @@ import { z } from "zod";
 import { bootstrap, fiveByTwo, holdout, leaveOneOut, repeatedKfold, type Split } from "../data/split.js";
 import type { Rng } from "../data/random.js";
 
+/** Points of a learning or validation curve: each is k fits. */
+export const MAX_CURVE_POINTS = 50;
+/** Folds of a curve's cross-validation (points × folds fits in all). */
+export const MAX_CURVE_FOLDS = 20;
+
 export const validationSchema = z.discriminatedUnion("method", [
   z
     .object({
@@ -34,6 +39,30 @@ export const validationSchema = z.discriminatedUnion("method", [
     .describe("Out-of-bag rows are each round's test set; the .632 estimate is reported too."),
   z.object({ method: z.literal("five_by_two"), stratify: z.boolean().default(true) }).strict().describe("5 × 2-fold cross-validation (Dietterich)."),
   z.object({ method: z.literal("none") }).strict(),
+  z
+    .object({
+      method: z.literal("learning_curve"),
+      train_sizes: z
+        .array(z.number().gt(0).max(1))
+        .min(1)
+        .max(MAX_CURVE_POINTS)
+        .default([0.1, 0.325, 0.55, 0.775, 1])
+        .describe(`Shares of each fold's training part to fit on, in (0, 1] (scikit-learn's default five); at most ${MAX_CURVE_POINTS}.`),
+      k: z.number().int().min(2).max(MAX_CURVE_FOLDS).default(5),
+      stratify: z.boolean().default(true),
+    })
+    .strict()
+    .describe("Evaluations only: k-fold, and in each fold fits on growing, nested, seeded subsets of the training part; each size's validation and training scores (the seed's training error against generalisation error)."),
+  z
+    .object({
+      method: z.literal("validation_curve"),
+      param: z.string().min(1).describe("The parameter to vary (one of the algorithm's)."),
+      values: z.array(z.unknown()).min(1).max(MAX_CURVE_POINTS).describe(`Its values, each validated as the parameter; at most ${MAX_CURVE_POINTS}.`),
+      k: z.number().int().min(2).max(MAX_CURVE_FOLDS).default(5),
+      stratify: z.boolean().default(true),
+    })
+    .strict()
+    .describe("Evaluations only: the same k folds for every value of one parameter; each value's validation and training scores."),
   z
     .object({
       method: z.literal("bias_variance"),
@@ -63,6 +92,9 @@ export function plan(v: Validation, n: number, strata: Int32Array | undefined, r
       return bootstrap(n, v.rounds, rng);
     case "five_by_two":
       return fiveByTwo(n, { stratify: v.stratify ? strata : undefined }, rng);
+    case "learning_curve":
+    case "validation_curve":
+      return repeatedKfold(n, { k: v.k, repeats: 1, stratify: v.stratify ? strata : undefined }, rng);
     case "none":
     case "bias_variance":
       return [];

@@ -134,7 +134,9 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
       const { allowed, fallback } = scoresFor(first.task, reference);
       const scoring = body.scoring ?? fallback;
       if (!allowed.includes(scoring)) throw new ApiError("unusable_request", `scoring "${scoring}" is not one of ${allowed.join(", ")}`, [{ path: "scoring", message: "unknown metric" }]);
-      if (first.validation.method === "bias_variance") throw new ApiError("unusable_request", "a search scores candidates by cross-validation, holdout or bootstrap", [{ path: "validation.method", message: "not for searches" }]);
+      if (["bias_variance", "learning_curve", "validation_curve"].includes(first.validation.method)) {
+        throw new ApiError("unusable_request", "a search scores candidates by cross-validation, holdout or bootstrap", [{ path: "validation.method", message: "not for searches" }]);
+      }
 
       const common = {
         dataset_id: dataset.id,

@@ -8,6 +8,22 @@ const rocCurve = z.object({ fpr: series, tpr: series, thresholds: series });
 const prCurve = z.object({ precision: series, recall: series, thresholds: series });
 const curves = z.object({ roc: rocCurve, pr: prCurve });
 
+const curvePoint = z.object({
+  fraction: z.number().optional().describe("learning_curve: the share of each fold's training part."),
+  train_size: z.number().optional().describe("learning_curve: rows fitted on (mean over folds)."),
+  value: z.unknown().optional().describe("validation_curve: the parameter's value."),
+  metrics,
+  metrics_std: metrics,
+  train_metrics: metrics,
+  error: z.string().optional().describe("Why this point has no scores (a fit refused its rows, e.g. a subset with one class)."),
+});
+const curveResult = z.object({
+  kind: z.enum(["learning_curve", "validation_curve"]),
+  param: z.string().optional(),
+  scoring: z.string().optional().describe("validation_curve: the metric that chose the value whose metrics the evaluation reports."),
+  points: z.array(curvePoint),
+});
+
 export const evaluationSchema = z
   .object({
     id: z.string(),
@@ -39,6 +55,8 @@ export const evaluationSchema = z
     folds_fingerprint: z.string().optional().describe("Equal for two evaluations exactly when they used the same splits (paired tests need it)."),
     oob_fraction: z.number().optional().describe("Bootstrap: share of rows never drawn, → 1/e."),
     estimate_632: metrics.optional().describe("Bootstrap: the .632 estimate, 0.368·train + 0.632·out-of-bag."),
+    learning_curve: curveResult.optional().describe("Validation scores and training scores per training-set size; metrics are the largest size's."),
+    validation_curve: curveResult.optional().describe("Validation scores and training scores per value of one parameter; metrics are the best value's by accuracy (classification) or r2."),
     bias_variance: z
       .object({ error: z.number(), bias2: z.number(), variance: z.number(), noise: z.number(), n_models: z.number(), n_rows: z.number(), true_label: z.string() })
       .optional(),

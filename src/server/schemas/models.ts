@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { cellValue, jobStatus, problemSchema } from "./common.js";
 import { listSteps } from "../../training/steps.js";
+import { MAX_CURVE_FOLDS, MAX_CURVE_POINTS } from "../../training/validation.js";
 import { EXPLAIN_DEFAULT_MAX_NODES, EXPLAIN_MAX_NODES } from "../../models/tree/explain.js";
 import { EXPLAIN_DEFAULT_MAX_VALUES, EXPLAIN_MAX_VALUES } from "../../models/explain-bounds.js";
 
@@ -15,8 +16,14 @@ export const validationRequestSchema = z
     z.object({ method: z.literal("five_by_two"), stratify: z.boolean().optional() }).strict(),
     z.object({ method: z.literal("bias_variance"), rounds: z.number().int().min(2).max(500).optional(), test_size: z.number().gt(0).lt(1).optional() }).strict(),
     z.object({ method: z.literal("none") }).strict(),
+    z
+      .object({ method: z.literal("learning_curve"), train_sizes: z.array(z.number().gt(0).max(1)).min(1).max(MAX_CURVE_POINTS).optional(), k: z.number().int().min(2).max(MAX_CURVE_FOLDS).optional(), stratify: z.boolean().optional() })
+      .strict(),
+    z
+      .object({ method: z.literal("validation_curve"), param: z.string().min(1), values: z.array(z.unknown()).min(1).max(MAX_CURVE_POINTS), k: z.number().int().min(2).max(MAX_CURVE_FOLDS).optional(), stratify: z.boolean().optional() })
+      .strict(),
   ])
-  .describe("Default: holdout 0.25 (stratified) for classification and regression, none otherwise.");
+  .describe("Default: holdout 0.25 (stratified) for classification and regression, none otherwise. bias_variance, learning_curve and validation_curve are evaluations only (POST /v1/evaluations).");
 
 /**
  * A preprocessing step on the wire. Validation of the options happens when the spec
