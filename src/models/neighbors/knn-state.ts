@@ -15,7 +15,10 @@ const vdmTablesSchema = z.object({ levels: i32, offsets: i32, probs: f64, spread
 const common = {
   features: z.array(columnSchema),
   settings: knnParams,
+  /** The training rows in the searched coordinates: encoded, and whitened under mahalanobis. */
   X: f64,
+  /** mahalanobis: the whitening map, rank × encoded width (mahalanobis.ts); null for every other metric. */
+  whitening: z.object({ W: f64, rank: z.int().min(1) }).strict().nullable().default(null),
 };
 
 export const knnState = z
@@ -34,7 +37,15 @@ function checkState(s: KnnState, report: Check): void {
   const width = encodedWidth(s.features, codes ? "codes" : "indicators");
   const n = s.y.length;
   if (n < s.settings.n_neighbors) return report(`${n} training rows, fewer than n_neighbors ${s.settings.n_neighbors}`, ["y"]);
-  if (!checkLength(s.X, n * width, "X", report, `${n} rows × ${width} coordinates`) || !checkFinite(s.X, "X", report)) return;
+  const mahalanobis = s.settings.metric === "mahalanobis";
+  if (mahalanobis !== (s.whitening !== null)) return report(mahalanobis ? "mahalanobis needs its whitening map" : "a whitening map belongs to a mahalanobis model", ["whitening"]);
+  if (s.whitening) {
+    const { W, rank } = s.whitening;
+    if (rank > width) return report(`whitening rank ${rank} exceeds the ${width} coordinates`, ["whitening", "rank"]);
+    if (!checkLength(W, rank * width, "whitening.W", report, `rank ${rank} × ${width} coordinates`) || !checkFinite(W, "whitening.W", report)) return;
+  }
+  const searched = s.whitening ? s.whitening.rank : width;
+  if (!checkLength(s.X, n * searched, "X", report, `${n} rows × ${searched} coordinates`) || !checkFinite(s.X, "X", report)) return;
   if (s.task === "regression") {
     checkFinite(s.y, "y", report);
     return;

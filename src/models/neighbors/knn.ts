@@ -19,6 +19,7 @@ import { UnusableInputError, type Algorithm, type Prediction, type TrainingSet }
 import { encodedWidth, encodeRows, type Layout } from "./encode.js";
 import { knnState, type KnnState } from "./knn-state.js";
 import { knnParams, type KnnParams } from "./params.js";
+import { fitWhitening, whiten } from "./mahalanobis.js";
 import { classify as classifyVotes, regress as regressVotes } from "./vote.js";
 
 const layoutOf = (metric: KnnParams["metric"]): Layout => (metric === "vdm" || metric === "hvdm" ? "codes" : "indicators");
@@ -39,11 +40,13 @@ function fit(train: TrainingSet, params: KnnParams): KnnState {
   const features = frameSchema(train.X);
   const layout = layoutOf(params.metric);
   if (params.metric === "vdm" && features.some((f) => f.type !== "categorical")) throw new UnusableInputError("metric vdm measures categorical columns only; use hvdm for a table with numeric columns");
-  const X = encodeRows(train.X, features, layout);
-  checkFiniteRows(X, features, layout);
+  const encoded = encodeRows(train.X, features, layout);
+  checkFiniteRows(encoded, features, layout);
+  const whitening = params.metric === "mahalanobis" ? fitWhitening(encoded, n, encodedWidth(features, layout)) : null;
+  const X = whitening ? whiten(encoded, n, encodedWidth(features, layout), whitening) : encoded;
   if (target.task === "regression") {
     if (layout === "codes") throw new UnusableInputError(`metric ${params.metric} is fitted from class frequencies: it needs a categorical target`);
-    return { task: "regression", features, settings: params, X, y: Float64Array.from(target.y) };
+    return { task: "regression", features, settings: params, X, whitening, y: Float64Array.from(target.y) };
   }
   let vdm: Extract<KnnState, { task: "classification" }>["vdm"] = null;
   if (layout === "codes") {
@@ -51,11 +54,18 @@ function fit(train: TrainingSet, params: KnnParams): KnnState {
     const t = fitVdm(params.metric as "vdm" | "hvdm", params.p, X, n, features.length, levels, target.y, target.classes.length);
     vdm = { levels: t.levels, offsets: t.offsets, probs: t.probs, spread: t.spread };
   }
-  return { task: "classification", classes: [...target.classes], features, settings: params, X, y: Int32Array.from(target.y), vdm };
+  return { task: "classification", classes: [...target.classes], features, settings: params, X, whitening, y: Int32Array.from(target.y), vdm };
+}
+
+/** Coordinates of the searched rows: the encoded width, or the whitening's rank under mahalanobis. */
+function searchedWidth(s: KnnState): number {
+  return s.whitening ? s.whitening.rank : encodedWidth(s.features, layoutOf(s.settings.metric));
 }
 
 function metricOf(s: KnnState): RowMetric {
   const { metric, p } = s.settings;
+  // Whitened rows: Mahalanobis distance is the Euclidean distance between them.
+  if (metric === "mahalanobis") return vectorMetric("euclidean");
   if (metric !== "vdm" && metric !== "hvdm") return vectorMetric(metric, p);
   if (s.task !== "classification" || s.vdm === null) throw new Error(`${metric} state without its tables`);
   return vdmMetric({ kind: metric, p, classes: s.classes.length, ...s.vdm });
@@ -67,8 +77,7 @@ const indexes = new WeakMap<KnnState, NeighborIndex>();
 export function knnIndex(s: KnnState): NeighborIndex {
   let index = indexes.get(s);
   if (!index) {
-    const width = encodedWidth(s.features, layoutOf(s.settings.metric));
-    index = buildIndex(s.X, s.y.length, width, { algorithm: s.settings.algorithm, leafSize: s.settings.leaf_size, metric: metricOf(s) });
+    index = buildIndex(s.X, s.y.length, searchedWidth(s), { algorithm: s.settings.algorithm, leafSize: s.settings.leaf_size, metric: metricOf(s) });
     indexes.set(s, index);
   }
   return index;
@@ -76,9 +85,10 @@ export function knnIndex(s: KnnState): NeighborIndex {
 
 function predict(s: KnnState, frame: Frame): Prediction {
   const layout = layoutOf(s.settings.metric);
-  const Q = encodeRows(frame, s.features, layout);
-  if (layout === "indicators") checkFiniteRows(Q, s.features, layout);
+  const encoded = encodeRows(frame, s.features, layout);
+  if (layout === "indicators") checkFiniteRows(encoded, s.features, layout);
   const m = frame.rowCount;
+  const Q = s.whitening ? whiten(encoded, m, encodedWidth(s.features, layout), s.whitening) : encoded;
   const k = s.settings.n_neighbors;
   const result = knnIndex(s).kneighbors(Q, m, k);
   const byDistance = s.settings.weights === "distance";
@@ -92,7 +102,7 @@ export const knn: Algorithm<KnnParams, KnnState> = {
   family: "neighbors",
   tasks: ["classification", "regression"],
   description:
-    "k-nearest neighbours: majority or distance-weighted vote (probabilities from the vote), mean or distance-weighted mean; minkowski/euclidean/manhattan/chebyshev, or vdm/hvdm for categorical and mixed tables; kd-tree, ball tree or blocked brute force. Ties: the lower training row is the nearer neighbour, the lower class wins a tied vote.",
+    "k-nearest neighbours: majority or distance-weighted vote (probabilities from the vote), mean or distance-weighted mean; minkowski/euclidean/manhattan/chebyshev/mahalanobis, or vdm/hvdm for categorical and mixed tables; kd-tree, ball tree or blocked brute force. Ties: the lower training row is the nearer neighbour, the lower class wins a tied vote.",
   params: knnParams,
   state: knnState,
   accepts: { categorical: true, missing: false, weights: false },
@@ -101,12 +111,12 @@ export const knn: Algorithm<KnnParams, KnnState> = {
   predict,
   explain: (s) => ({
     training_rows: s.y.length,
-    coordinates: encodedWidth(s.features, layoutOf(s.settings.metric)),
+    coordinates: searchedWidth(s),
     n_neighbors: s.settings.n_neighbors,
     weights: s.settings.weights,
     metric: s.settings.metric,
     ...(s.settings.metric === "minkowski" || s.settings.metric === "vdm" || s.settings.metric === "hvdm" ? { p: s.settings.p } : {}),
     // What `auto` resolves to, without building the index.
-    algorithm: resolveAlgorithm(s.settings.algorithm, encodedWidth(s.features, layoutOf(s.settings.metric)), metricOf(s)),
+    algorithm: resolveAlgorithm(s.settings.algorithm, searchedWidth(s), metricOf(s)),
   }),
 };

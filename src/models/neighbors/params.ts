@@ -26,10 +26,10 @@ export const knnParams = z
       .default("uniform")
       .describe('"uniform": each neighbour counts once; "distance": by 1/distance, and neighbours at distance 0, if any, alone decide (scikit-learn\'s rule).'),
     metric: z
-      .enum(["minkowski", "euclidean", "manhattan", "chebyshev", "vdm", "hvdm"])
+      .enum(["minkowski", "euclidean", "manhattan", "chebyshev", "mahalanobis", "vdm", "hvdm"])
       .default("minkowski")
       .describe(
-        "minkowski with p (p = 2 is euclidean, 1 manhattan); chebyshev is max |Δ|. Under these a categorical column counts as its 0/1 indicators (as one_hot encodes it). vdm (categorical columns only) and hvdm (mixed tables) are fitted from the class frequencies of each level (seed 002, Wilson & Martinez), classification only, searched by brute force.",
+        "minkowski with p (p = 2 is euclidean, 1 manhattan); chebyshev is max |Δ|. Under these a categorical column counts as its 0/1 indicators (as one_hot encodes it). vdm (categorical columns only) and hvdm (mixed tables) are fitted from the class frequencies of each level (seed 002, Wilson & Martinez), classification only, searched by brute force. mahalanobis: (x − y)ᵀ Σ⁺ (x − y) with Σ the training rows' covariance (pseudo-inverse where it is singular), searched as Euclidean distance between whitened rows.",
       ),
     p: z
       .number()

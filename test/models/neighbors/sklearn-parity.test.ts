@@ -14,7 +14,7 @@ import { fitPipeline, predictPipeline } from "../../../src/training/pipeline.js"
 import { ctx, fixturePath, realData } from "../tree/fixtures.js";
 
 interface Case {
-  params: { n_neighbors: number; weights: "uniform" | "distance"; metric: "euclidean" | "manhattan" | "chebyshev" | "minkowski"; p?: number };
+  params: { n_neighbors: number; weights: "uniform" | "distance"; metric: "euclidean" | "manhattan" | "chebyshev" | "minkowski" | "mahalanobis"; p?: number };
   predictions: (string | number)[];
   distances: number[][];
   classes?: string[];
