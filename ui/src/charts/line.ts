@@ -1,0 +1,27 @@
+/** Per-iteration series (MLP loss, boosting train/validation loss) with uPlot: x is the iteration. */
+import uPlot from "../vendor/uplot.js";
+import { colour } from "./palette.js";
+
+export function lineChart(series: { name: string; values: (number | null)[] }[], options: { title: string; yLabel: string; width?: number }): HTMLElement {
+  const el = document.createElement("figure");
+  el.className = "curve";
+  el.setAttribute("role", "img");
+  el.setAttribute("aria-label", options.title);
+  const n = Math.max(...series.map((s) => s.values.length));
+  const x = Array.from({ length: n }, (_, i) => i + 1);
+  const data = [x, ...series.map((s) => x.map((_, i) => s.values[i] ?? null))] as unknown as uPlot.AlignedData;
+  const width = options.width ?? 520;
+  new uPlot(
+    {
+      title: options.title,
+      width,
+      height: Math.round(width * 0.55),
+      scales: { x: { time: false } },
+      axes: [{ label: "iteration" }, { label: options.yLabel }],
+      series: [{ label: "iteration" }, ...series.map((s, i) => ({ label: s.name, stroke: colour(i), width: 2, points: { show: false } }))],
+    },
+    data,
+    el,
+  );
+  return el;
+}
