@@ -35,7 +35,8 @@ export function curveChart(curves: Curve[], options: { title: string; xLabel: st
   const series: uPlot.Series[] = [{ label: options.xLabel }];
   curves.forEach((c, i) => series.push({ label: c.name, stroke: colour(i), width: 2, spanGaps: true, points: { show: false } }));
   if (options.diagonal) series.push({ label: "chance", stroke: "#aaaaaa", dash: [4, 4], width: 1, spanGaps: true, points: { show: false } });
-  const width = options.width ?? 420;
+  // Fits a phone: the figure never outgrows the viewport less the page's margins.
+  const width = options.width ?? Math.max(260, Math.min(420, window.innerWidth - 56));
   const plot = new uPlot(
     {
       title: options.title,
@@ -45,6 +46,7 @@ export function curveChart(curves: Curve[], options: { title: string; xLabel: st
       axes: [{ label: options.xLabel }, { label: options.yLabel }],
       series,
       cursor: { drag: { x: false, y: false } },
+      legend: { live: false },
       hooks: {
         draw: [
           (u) => {

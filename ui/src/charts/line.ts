@@ -10,13 +10,14 @@ export function lineChart(series: { name: string; values: (number | null)[] }[],
   const n = Math.max(...series.map((s) => s.values.length));
   const x = Array.from({ length: n }, (_, i) => i + 1);
   const data = [x, ...series.map((s) => x.map((_, i) => s.values[i] ?? null))] as unknown as uPlot.AlignedData;
-  const width = options.width ?? 520;
+  const width = options.width ?? Math.max(260, Math.min(520, window.innerWidth - 56));
   new uPlot(
     {
       title: options.title,
       width,
       height: Math.round(width * 0.55),
       scales: { x: { time: false } },
+      legend: { live: false },
       axes: [{ label: "iteration" }, { label: options.yLabel }],
       series: [{ label: "iteration" }, ...series.map((s, i) => ({ label: s.name, stroke: colour(i), width: 2, points: { show: false } }))],
     },

@@ -130,6 +130,11 @@ export function treeDiagram(root: TreeNode, onSelect: (node: TreeNode, path: str
   }
 
   draw();
+  // Wide trees scroll: start with the root in view.
+  requestAnimationFrame(() => {
+    const rootBox = holder.querySelector<SVGGElement>('[data-path="r"]');
+    if (rootBox) holder.scrollLeft = Math.max(0, rootBox.getBoundingClientRect().left - holder.getBoundingClientRect().left - holder.clientWidth / 2 + BOX_W / 2);
+  });
   (holder as HTMLElement & { toggle?: (p: string) => void }).toggle = toggle;
   return holder;
 }

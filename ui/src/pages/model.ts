@@ -123,7 +123,6 @@ async function familyViews(ctx: PageContext, model: Model, explain: Record<strin
 
 function treeSection(root: TreeNode, explain: Record<string, unknown>): HTMLElement {
   const details = h("div", { class: "node-details", "aria-live": "polite" }, h("p", { class: "help" }, "Select a node (click, or Tab and Enter) to see its split candidates; double-click or press c to collapse it."));
-  let diagram: HTMLElement;
   const show = (node: TreeNode, path: string) => {
     const toggle = h("button", { type: "button" }, "Collapse / expand");
     toggle.addEventListener("click", () => toggleNode(diagram, path));
@@ -141,7 +140,7 @@ function treeSection(root: TreeNode, explain: Record<string, unknown>): HTMLElem
       node.children.length ? toggle : null,
     );
   };
-  diagram = treeDiagram(root, show);
+  const diagram = treeDiagram(root, show);
   return section(
     "Decision tree",
     h("p", { class: "meta" }, `${fmt(explain.node_count)} nodes · depth ${fmt(explain.depth)} · ${fmt(explain.leaves)} leaves${explain.truncated ? " · truncated (the artifact has the whole tree)" : ""}`),
