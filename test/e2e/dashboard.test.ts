@@ -7,7 +7,7 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -47,7 +47,14 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A page that records console errors, uncaught exceptions and every request outside the server's origin. */
+/**
+ * The strict Content-Security-Policy the dashboard must live under (no inline script or style,
+ * nothing from elsewhere), set on the page here so a violation is a console error whatever the
+ * server sends.
+ */
+const STRICT_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+
+/** A page that records console errors, uncaught exceptions and every request outside the server's origin (and refuses it). */
 async function openPage(width = 1280): Promise<{ page: Page; errors: string[]; foreign: string[] }> {
   const page = await browser.newPage({ viewport: { width, height: 900 } });
   page.setDefaultTimeout(10_000);
@@ -57,17 +64,38 @@ async function openPage(width = 1280): Promise<{ page: Page; errors: string[]; f
     if (m.type() === "error") errors.push(`${page.url()}: ${m.text()}`);
   });
   page.on("pageerror", (e) => errors.push(`${page.url()}: ${e.message}`));
-  page.on("request", (r) => {
-    const url = r.url();
-    if (!url.startsWith(`${base}/`) && !url.startsWith("data:") && !url.startsWith("blob:")) foreign.push(url);
-  });
+  await page.route(
+    (url) => url.origin !== base,
+    (route) => {
+      foreign.push(route.request().url());
+      return route.abort();
+    },
+  );
+  await page.route(
+    (url) => url.origin === base && url.pathname === "/",
+    async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, headers: { ...response.headers(), "content-security-policy": STRICT_CSP } });
+    },
+  );
   return { page, errors, foreign };
 }
 
-async function api<T>(path: string): Promise<T> {
-  const res = await fetch(`${base}${path}`);
-  assert.equal(res.status, 200, path);
+async function api<T>(path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${base}${path}`, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  assert.ok(res.status >= 200 && res.status < 300, `${path}: ${res.status} ${await res.clone().text()}`);
   return (await res.json()) as T;
+}
+
+/** POSTs a job (model, evaluation, search) and polls it until it ends; it must succeed. */
+async function job(path: string, body: unknown): Promise<string> {
+  let resource = await api<{ id: string; status: string }>(path, body);
+  while (resource.status === "queued" || resource.status === "running") {
+    await new Promise((r) => setTimeout(r, 50));
+    resource = await api(`${path}/${resource.id}`);
+  }
+  assert.equal(resource.status, "succeeded", JSON.stringify(resource));
+  return resource.id;
 }
 
 /** Pixels of a canvas that differ from its first pixel: zero for a blank plot. */
@@ -160,6 +188,84 @@ test("upload watermelon 3.0 → train c45 → tree with root 纹理 → 5-fold e
   await page.screenshot({ path: join(SHOTS, "09-evaluation-phone.png"), fullPage: true });
 
   assert.deepEqual(errors, []);
+  assert.deepEqual(foreign, []);
+  await page.close();
+});
+
+test("every page and chart kind, under a strict CSP: no console error, no request outside the origin", async () => {
+  const csv = readFileSync(WATERMELON);
+  const upload = await fetch(`${base}/v1/datasets?name=wm3-api`, { method: "POST", headers: { "content-type": "text/csv" }, body: csv });
+  assert.equal(upload.status, 201);
+  const ds = ((await upload.json()) as { id: string }).id;
+  const numeric = ["密度", "含糖率"];
+  const models = {
+    logistic: await job("/v1/models", { dataset_id: ds, algorithm: "logistic_regression", target: "好瓜", features: numeric, validation: { method: "none" } }),
+    mlp: await job("/v1/models", { dataset_id: ds, algorithm: "mlp", target: "好瓜", features: numeric, params: { solver: "sgd", hidden_layer_sizes: [4], max_iter: 30 }, validation: { method: "none" } }),
+    kmeans: await job("/v1/models", { dataset_id: ds, algorithm: "kmeans", features: numeric, params: { n_clusters: 3 } }),
+    agnes: await job("/v1/models", { dataset_id: ds, algorithm: "agnes", features: numeric }),
+    optics: await job("/v1/models", { dataset_id: ds, algorithm: "optics", features: numeric, params: { min_samples: 3 } }),
+  };
+  const spec = { dataset_id: ds, target: "好瓜", features: ["色泽", "根蒂", "敲声", "纹理", "脐部", "触感"], validation: { method: "kfold", k: 5 }, seed: 7 };
+  const evaluations = [await job("/v1/evaluations", { ...spec, algorithm: "c45" }), await job("/v1/evaluations", { ...spec, algorithm: "naive_bayes" })];
+  const search = await job("/v1/searches", { ...spec, algorithm: "cart", param_grid: { max_depth: [1, 2, 3, 4] } });
+
+  const { page, errors, foreign } = await openPage();
+  const visit = async (hash: string, shot: string, ready: string) => {
+    await page.goto(`${base}/${hash}`);
+    await page.locator(ready).first().waitFor();
+    // Model pages end with the artifact section: the screenshot waits for the whole page.
+    if (hash.startsWith("#/models/")) await page.getByRole("heading", { level: 2, name: "Artifact" }).waitFor();
+    await page.screenshot({ path: join(SHOTS, `${shot}.png`), fullPage: true });
+  };
+  await visit(`#/models/${models.logistic}`, "10-model-coefficients", "svg.bar-chart[aria-label^='Coefficients']");
+  await visit(`#/models/${models.mlp}`, "11-model-loss", "figure.curve[aria-label='Loss per iteration'] canvas");
+  await visit(`#/models/${models.kmeans}`, "12-model-clusters", "svg[aria-label^='Clusters'] circle");
+  await visit(`#/models/${models.agnes}`, "13-model-dendrogram", "svg.dendrogram path");
+  await visit(`#/models/${models.optics}`, "14-model-reachability", "svg[aria-label='OPTICS reachability plot'] rect");
+  await visit(`#/compare?ids=${evaluations.join(",")}`, "15-compare", "figure.curve[aria-label='ROC curves'] canvas");
+  await page.getByRole("table").filter({ hasText: "p-value" }).waitFor();
+  await visit(`#/searches/${search}`, "16-search", "svg[aria-label^='accuracy against max_depth'] circle");
+  assert.equal(await page.locator("svg[aria-label^='accuracy against max_depth'] circle").count(), 4);
+  await visit("#/evaluations", "17-evaluations", "main table");
+
+  // The predict playground answers with the class and its probabilities.
+  await page.goto(`${base}/#/models/${models.logistic}`);
+  await page.getByLabel("密度").fill("0.7");
+  await page.getByLabel("含糖率").fill("0.4");
+  await page.getByRole("button", { name: "Predict", exact: true }).click();
+  await page.locator("svg.bar-chart[aria-label='Class probabilities']").waitFor();
+  assert.match((await page.locator(".prediction strong").textContent()) ?? "", /^(是|否)$/);
+
+  assert.deepEqual(errors, []);
+  assert.deepEqual(foreign, []);
+  await page.close();
+});
+
+test("a server that answers 401 gets a key prompt; the key is kept in sessionStorage and sent as a bearer token", async () => {
+  const { page, errors, foreign } = await openPage();
+  const seen: (string | undefined)[] = [];
+  // The server's access plugin is not needed to hold the page to its side: the API answers 401 without the right key.
+  await page.route(
+    (url) => url.origin === base && url.pathname.startsWith("/v1/"),
+    async (route) => {
+      const auth = route.request().headers().authorization;
+      seen.push(auth);
+      if (auth !== "Bearer sk_test_1") return route.fulfill({ status: 401, contentType: "application/problem+json", body: JSON.stringify({ type: "about:blank", title: "Unauthorized", status: 401, code: "unauthorized" }) });
+      return route.fallback();
+    },
+  );
+  await page.goto(`${base}/#/datasets`);
+  const key = page.getByRole("textbox", { name: "API key" });
+  await key.waitFor();
+  await page.screenshot({ path: join(SHOTS, "18-key-prompt.png"), fullPage: true });
+  await key.fill("sk_test_1");
+  await page.getByRole("button", { name: "Use key" }).click();
+  await page.getByRole("heading", { level: 2, name: "All datasets" }).waitFor();
+  await page.locator("main table").waitFor();
+  assert.equal(await page.evaluate("sessionStorage.getItem('xigua.apiKey')"), "sk_test_1");
+  assert.equal(seen.at(-1), "Bearer sk_test_1");
+  // The refused first attempt is the only console error (the browser reports the 401).
+  assert.ok(errors.every((e) => /401/.test(e)), errors.join("\n"));
   assert.deepEqual(foreign, []);
   await page.close();
 });

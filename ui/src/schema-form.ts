@@ -120,6 +120,8 @@ function control(name: string, schema: JsonSchema): Control {
 }
 
 export function schemaForm(schema: JsonSchema, legend: string): SchemaForm {
+  const branches = (schema.oneOf ?? schema.anyOf ?? []).filter((b) => b.properties);
+  if (!schema.properties && branches.length > 1) return unionForm(branches, legend);
   const props = schema.properties ?? {};
   const controls = Object.entries(props).map(([name, s]) => [name, s, control(name, s)] as const);
   const el = h("fieldset", { class: "params" }, h("legend", {}, legend), controls.length === 0 ? h("p", {}, "No parameters.") : controls.map(([, , c]) => c.el));
@@ -136,4 +138,27 @@ export function schemaForm(schema: JsonSchema, legend: string): SchemaForm {
       return out;
     },
   };
+}
+
+/**
+ * A tagged union of parameter sets (e.g. mlp's per-solver options): the tag (the property that
+ * is a constant in every branch) picks the branch, whose own fields are then shown. The tag is always sent.
+ */
+function unionForm(branches: JsonSchema[], legend: string): SchemaForm {
+  const tag = Object.keys(branches[0].properties!).find((k) => branches.every((b) => b.properties?.[k]?.const !== undefined));
+  if (!tag) return schemaForm({}, legend);
+  const values = branches.map((b) => String(b.properties![tag].const));
+  const select = h("select", { name: tag }, values.map((v) => h("option", { value: v }, v)));
+  const holder = h("div");
+  let current: SchemaForm;
+  const show = () => {
+    const branch = branches[values.indexOf(select.value)];
+    const { [tag]: _tag, ...rest } = branch.properties!;
+    current = schemaForm({ ...branch, properties: rest }, `Options of ${tag} ${select.value}`);
+    holder.replaceChildren(current.el);
+  };
+  select.addEventListener("change", show);
+  show();
+  const el = h("fieldset", { class: "union" }, h("legend", {}, legend), field(tag, select, `Each ${tag} has options of its own.`), holder);
+  return { el, read: () => ({ [tag]: select.value, ...current.read() }) };
 }

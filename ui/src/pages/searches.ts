@@ -30,7 +30,7 @@ export async function searchPage(ctx: PageContext): Promise<void> {
     fill(head,
       h("p", {}, statusBadge(search.status), ` ${search.algorithm} · ${search.method} · scoring ${search.scoring} · target ${search.target}`, search.model_id ? [" · refitted: ", h("a", { href: `#/models/${search.model_id}` }, search.model_id)] : ""),
       search.status === "queued" || search.status === "running" ? h("progress", { max: 1, value: search.progress, "aria-label": "Search progress" }) : null,
-      search.best_params ? h("p", {}, `best ${fmt(search.best_score)} with ${JSON.stringify(search.best_params)}`) : null,
+      search.best_params ? h("p", {}, `best ${search.scoring} ${fmt(search.best_score)}`) : null,
     );
     if (search.status !== "queued" && search.status !== "running") break;
     await sleep(500);
@@ -38,7 +38,10 @@ export async function searchPage(ctx: PageContext): Promise<void> {
   }
   if (!ctx.alive()) return;
   const ranked = [...search.results].sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity));
-  const names = [...new Set(search.results.flatMap((r) => Object.keys(r.params)))];
+  // The table shows the parameters the search varied (all of them when it varied none).
+  const all = [...new Set(search.results.flatMap((r) => Object.keys(r.params)))];
+  const varied = all.filter((n) => new Set(search.results.map((r) => JSON.stringify(r.params[n]))).size > 1);
+  const names = varied.length > 0 ? varied : all;
   ctx.main.append(
     section(
       "Candidates, best first",
