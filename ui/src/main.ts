@@ -87,7 +87,8 @@ async function route(): Promise<void> {
   } catch (e) {
     if (ctx.alive()) main.append(errorBox(e instanceof Error ? e.message : String(e)));
   }
-  if (ctx.alive()) (main.querySelector("h1") as HTMLElement | null)?.focus();
+  // Focus the new page's heading (screen readers announce it), unless the key prompt holds the focus.
+  if (ctx.alive() && !authArea.contains(document.activeElement)) (main.querySelector("h1") as HTMLElement | null)?.focus();
 }
 
 window.addEventListener("hashchange", () => void route());

@@ -22,9 +22,12 @@ function axes(svg: SVGSVGElement, f: Frame, xRange: [number, number], yRange: [n
   );
 }
 
+/** The values' extent with 5 % to spare each side, so no point sits on an axis. */
 function range(values: number[]): [number, number] {
   const lo = Math.min(...values), hi = Math.max(...values);
-  return lo === hi ? [lo - 1, hi + 1] : [lo, hi];
+  if (lo === hi) return [lo - 1, hi + 1];
+  const pad = (hi - lo) * 0.05;
+  return [lo - pad, hi + pad];
 }
 
 function frame(width = 560, height = 300): Frame {

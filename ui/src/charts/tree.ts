@@ -103,6 +103,8 @@ export function treeDiagram(root: TreeNode, onSelect: (node: TreeNode, path: str
           "data-path": p.path,
           "aria-label": `${title}, ${fmt(node.samples, 1)} samples${isCollapsed ? ", collapsed" : ""}`,
         },
+        // Hover: the first candidates at this node, as explain lists them (the side panel shows them all on click).
+        s("title", {}, node.split ? `${title}\n${node.split.candidates.slice(0, 5).map((c) => `${c.feature}: ${fmt(c.score, 3)}`).join("\n")}` : title),
         s("rect", { width: BOX_W, height: BOX_H, rx: 6 }),
         s("text", { x: BOX_W / 2, y: 17, "text-anchor": "middle", class: "node-title" }, title),
         s("text", { x: BOX_W / 2, y: 32, "text-anchor": "middle", class: "node-sub" }, `n=${fmt(node.samples, 1)}${node.split ? ` ${node.split.criterion} ${fmt(node.split.score, 3)}` : ""}`),

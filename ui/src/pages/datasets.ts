@@ -29,7 +29,7 @@ export async function datasetsPage(ctx: PageContext): Promise<void> {
 
 function uploadForm(): HTMLElement {
   const file = h("input", { type: "file", accept: ".csv,text/csv", name: "file" });
-  const name = h("input", { type: "text", name: "name", required: true, maxlength: 200 });
+  const name = h("input", { type: "text", name: "name", maxlength: 200 });
   const progress = h("progress", { max: 1, value: 0, hidden: true, "aria-label": "Upload progress" });
   const status = h("p", { role: "status", class: "status-line" });
   const submit = h("button", { type: "submit" }, "Upload");
