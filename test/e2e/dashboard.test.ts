@@ -147,6 +147,15 @@ test("upload watermelon 3.0 → train c45 → tree with root 纹理 → 5-fold e
   assert.match(await root.textContent() ?? "", /^纹理/);
   await page.locator("svg.tree-diagram g.node[data-depth='0']").click();
   await page.getByRole("table", { name: "Split candidates at this node" }).waitFor();
+  // Keyboard: "c" on the focused root collapses the tree to one node, again expands it.
+  const nodes = page.locator("svg.tree-diagram g.node");
+  const allNodes = await nodes.count();
+  assert.ok(allNodes > 3);
+  await page.locator("svg.tree-diagram g.node[data-depth='0']").focus();
+  await page.keyboard.press("c");
+  await page.waitForFunction("document.querySelectorAll('svg.tree-diagram g.node').length === 1");
+  await page.keyboard.press("c");
+  await page.waitForFunction(`document.querySelectorAll('svg.tree-diagram g.node').length === ${allNodes}`);
   await page.screenshot({ path: join(SHOTS, "04-model.png"), fullPage: true });
 
   // A 5-fold cross-validation from the model page opens the evaluation.
@@ -266,6 +275,24 @@ test("a server that answers 401 gets a key prompt; the key is kept in sessionSto
   assert.equal(seen.at(-1), "Bearer sk_test_1");
   // The refused first attempt is the only console error (the browser reports the 401).
   assert.ok(errors.every((e) => /401/.test(e)), errors.join("\n"));
+  assert.deepEqual(foreign, []);
+  await page.close();
+});
+
+test("a CSV dropped on the drop zone is uploaded", async () => {
+  const { page, errors, foreign } = await openPage();
+  await page.goto(`${base}/#/datasets`);
+  await page.locator(".dropzone").waitFor();
+  const text = readFileSync(WATERMELON, "utf8");
+  // Runs in the page (a string: the test's tsconfig has no DOM library).
+  const transfer = await page.evaluateHandle(`(() => { const dt = new DataTransfer(); dt.items.add(new File([${JSON.stringify(text)}], "dropped.csv", { type: "text/csv" })); return dt; })()`);
+  await page.dispatchEvent(".dropzone", "drop", { dataTransfer: transfer });
+  assert.equal(await page.getByLabel("Dataset name").inputValue(), "dropped");
+  await page.getByRole("button", { name: "Upload" }).click();
+  await page.getByRole("heading", { level: 1, name: "Dataset dropped" }).waitFor();
+  const id = page.url().split("/").at(-1)!;
+  assert.equal((await api<{ row_count: number }>(`/v1/datasets/${id}`)).row_count, 17);
+  assert.deepEqual(errors, []);
   assert.deepEqual(foreign, []);
   await page.close();
 });

@@ -75,6 +75,12 @@ export async function trainPage(ctx: PageContext): Promise<void> {
   };
   const fillParams = () => {
     const a = algorithm();
+    // Clustering and projection take no target: the form follows the algorithm.
+    const supervised = a.tasks.some((t) => t === "classification" || t === "regression");
+    if (!supervised && targetSel.value !== "") {
+      targetSel.value = "";
+      fillFeatures();
+    }
     algorithmHelp.textContent = a.description;
     params = schemaForm(a.params_schema, `Parameters of ${a.name}`);
     paramsHolder.replaceChildren(params.el);
