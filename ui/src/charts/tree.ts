@@ -33,7 +33,13 @@ interface Placed {
   y: number;
 }
 
-export function treeDiagram(root: TreeNode, onSelect: (node: TreeNode, path: string) => void): HTMLElement {
+export interface TreeDiagram {
+  el: HTMLElement;
+  /** Collapse or expand the node at `path` ("r", "r.0", "r.0.2", …). */
+  toggle(path: string): void;
+}
+
+export function treeDiagram(root: TreeNode, onSelect: (node: TreeNode, path: string) => void): TreeDiagram {
   const collapsed = new Set<string>();
   const holder = document.createElement("div");
   holder.className = "tree-scroll";
@@ -137,11 +143,5 @@ export function treeDiagram(root: TreeNode, onSelect: (node: TreeNode, path: str
     const rootBox = holder.querySelector<SVGGElement>('[data-path="r"]');
     if (rootBox) holder.scrollLeft = Math.max(0, rootBox.getBoundingClientRect().left - holder.getBoundingClientRect().left - holder.clientWidth / 2 + BOX_W / 2);
   });
-  (holder as HTMLElement & { toggle?: (p: string) => void }).toggle = toggle;
-  return holder;
-}
-
-/** Collapse or expand the node at `path` of a diagram made by treeDiagram. */
-export function toggleNode(diagram: HTMLElement, path: string): void {
-  (diagram as HTMLElement & { toggle?: (p: string) => void }).toggle?.(path);
+  return { el: holder, toggle };
 }

@@ -7,7 +7,7 @@
 import { download, get, poll, send, sleep } from "../api.js";
 import { errorBox, field, fill, fmt, h, section, statusBadge, table } from "../dom.js";
 import { barChart, barsOf } from "../charts/bar.js";
-import { conditionText, toggleNode, treeDiagram } from "../charts/tree.js";
+import { conditionText, treeDiagram } from "../charts/tree.js";
 import { lineChart } from "../charts/line.js";
 import { dendrogram } from "../charts/dendrogram.js";
 import { reachabilityPlot, scatter } from "../charts/points.js";
@@ -67,6 +67,7 @@ export async function modelPage(ctx: PageContext): Promise<void> {
   const explain = await get<Record<string, unknown>>(`${path}/explain`).catch((e: Error) => ({ error: e.message }));
   if (!ctx.alive()) return;
   await familyViews(ctx, model, explain);
+  ctx.main.append(await evaluationsOf(model));
   if (model.dataset_id && model.target && (model.task === "classification" || model.task === "regression")) ctx.main.append(crossValidate(ctx, model));
   const dataset = model.dataset_id ? await get<Dataset>(`/v1/datasets/${model.dataset_id}`).catch(() => null) : null;
   if (!ctx.alive()) return;
@@ -125,7 +126,7 @@ function treeSection(root: TreeNode, explain: Record<string, unknown>): HTMLElem
   const details = h("div", { class: "node-details", "aria-live": "polite" }, h("p", { class: "help" }, "Select a node (click, or Tab and Enter) to see its split candidates; double-click or press c to collapse it."));
   const show = (node: TreeNode, path: string) => {
     const toggle = h("button", { type: "button" }, "Collapse / expand");
-    toggle.addEventListener("click", () => toggleNode(diagram, path));
+    toggle.addEventListener("click", () => diagram.toggle(path));
     fill(details,
       h("h3", {}, node.split ? `Split on ${node.split.feature}` : `Leaf: ${String(node.prediction)}`),
       h("p", {}, `samples ${fmt(node.samples, 2)} · prediction ${String(node.prediction)}`, node.distribution ? ` · ${Object.entries(node.distribution).map(([c, w]) => `${c}: ${fmt(w, 2)}`).join(", ")}` : ""),
@@ -144,7 +145,7 @@ function treeSection(root: TreeNode, explain: Record<string, unknown>): HTMLElem
   return section(
     "Decision tree",
     h("p", { class: "meta" }, `${fmt(explain.node_count)} nodes · depth ${fmt(explain.depth)} · ${fmt(explain.leaves)} leaves${explain.truncated ? " · truncated (the artifact has the whole tree)" : ""}`),
-    h("div", { class: "tree-layout" }, diagram, details),
+    h("div", { class: "tree-layout" }, diagram.el, details),
   );
 }
 
@@ -163,6 +164,19 @@ async function clusterScatter(model: Model): Promise<HTMLElement> {
       xLabel: through ? "PC 1" : numeric[0],
       yLabel: through ? "PC 2" : numeric[1],
     }),
+  );
+}
+
+async function evaluationsOf(model: Model): Promise<HTMLElement> {
+  const page = await get<Page<Evaluation>>(`/v1/evaluations?model_id=${encodeURIComponent(model.id)}&limit=50&curve_points=2`);
+  return section(
+    "Evaluations of this model",
+    page.items.length === 0
+      ? h("p", {}, "None yet.")
+      : table(
+          ["Evaluation", "Method", "Status", "Accuracy / r²", "Created"],
+          page.items.map((ev) => [h("a", { href: `#/evaluations/${ev.id}` }, ev.id), ev.method, statusBadge(ev.status), fmt(ev.metrics.accuracy ?? ev.metrics.r2), new Date(ev.created_at).toLocaleString()]),
+        ),
   );
 }
 
