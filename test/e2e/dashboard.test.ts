@@ -296,3 +296,41 @@ test("a CSV dropped on the drop zone is uploaded", async () => {
   assert.deepEqual(foreign, []);
   await page.close();
 });
+
+test("the train form: a tagged-union parameter form (mlp's solver), bounds enforced, a preprocessing step", async () => {
+  const csv = readFileSync(WATERMELON);
+  const upload = await fetch(`${base}/v1/datasets?name=wm3-train-form`, { method: "POST", headers: { "content-type": "text/csv" }, body: csv });
+  const ds = ((await upload.json()) as { id: string }).id;
+  const { page, errors, foreign } = await openPage();
+  const posted: string[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "POST" && new URL(r.url()).pathname === "/v1/models") posted.push(r.postData() ?? "");
+  });
+  await page.goto(`${base}/#/train?dataset=${ds}`);
+  await page.locator("fieldset.params").waitFor();
+  await page.getByLabel("Algorithm", { exact: true }).selectOption("mlp");
+  await page.getByLabel("solver").selectOption("adam");
+  await page.getByLabel("max_iter").fill("0");
+  await page.getByLabel("Step", { exact: true }).selectOption("impute");
+  await page.getByRole("button", { name: "Add step" }).click();
+  await page.getByLabel("Method").selectOption("none");
+  await page.getByRole("button", { name: "Train", exact: true }).click();
+  // max_iter's minimum is 1: the browser refuses the form, nothing is sent.
+  assert.equal(await page.getByLabel("max_iter").evaluate((el) => (el as unknown as { validity: { rangeUnderflow: boolean } }).validity.rangeUnderflow), true);
+  assert.deepEqual(posted, []);
+  await page.getByLabel("max_iter").fill("20");
+  await page.getByRole("button", { name: "Train", exact: true }).click();
+  await page.getByRole("heading", { level: 1, name: /^Model md_/ }).waitFor();
+  assert.equal(posted.length, 1);
+  const body = JSON.parse(posted[0]) as { params: unknown; preprocessing: unknown; validation: unknown };
+  assert.deepEqual(body.params, { solver: "adam", max_iter: 20 });
+  assert.deepEqual(body.preprocessing, [{ step: "impute" }]);
+  assert.deepEqual(body.validation, { method: "none" });
+  const id = page.url().split("/").at(-1)!;
+  const model = await api<{ status: string; params: { solver: string; max_iter: number } }>(`/v1/models/${id}`);
+  assert.equal(model.params.solver, "adam");
+  assert.equal(model.params.max_iter, 20);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(foreign, []);
+  await page.close();
+});
