@@ -4,12 +4,11 @@
  * class totals, so TP = tpr·P and FP = fpr·N (no rows needed).
  */
 export interface AtThreshold {
-  threshold: number;
   matrix: number[][];
   metrics: { accuracy: number; precision: number | null; recall: number; specificity: number; f1: number | null };
 }
 
-export function confusionAt(labels: string[], matrix: number[][], positive: string, fpr: number, tpr: number, threshold: number): AtThreshold {
+export function confusionAt(labels: string[], matrix: number[][], positive: string, fpr: number, tpr: number): AtThreshold {
   const p = labels.indexOf(positive);
   const q = p === 0 ? 1 : 0;
   const P = matrix[p].reduce((a, b) => a + b, 0);
@@ -27,5 +26,5 @@ export function confusionAt(labels: string[], matrix: number[][], positive: stri
   const precision = tp + fp > 0 ? tp / (tp + fp) : null;
   const recall = P > 0 ? tp / P : 0;
   const f1 = precision !== null && precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : null;
-  return { threshold, matrix: out, metrics: { accuracy: (tp + tn) / (P + N), precision, recall, specificity: N > 0 ? tn / N : 0, f1 } };
+  return { matrix: out, metrics: { accuracy: (tp + tn) / (P + N), precision, recall, specificity: N > 0 ? tn / N : 0, f1 } };
 }

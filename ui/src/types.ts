@@ -107,7 +107,7 @@ export interface Evaluation {
   metrics_std?: Metrics;
   per_class?: Record<string, { precision: number | null; recall: number | null; f1: number | null; support: number }>;
   confusion_matrix?: { labels: string[]; matrix: number[][] };
-  curves?: { roc: { fpr: number[]; tpr: number[]; thresholds: number[] }; pr: { precision: number[]; recall: number[]; thresholds: number[] } };
+  curves?: { roc: { fpr: number[]; tpr: number[]; thresholds: (number | null)[] }; pr: { precision: number[]; recall: number[]; thresholds: (number | null)[] } };
   auc_per_class?: Record<string, number | null>;
   folds?: { metrics: Metrics }[];
   warnings?: string[];

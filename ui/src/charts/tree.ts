@@ -11,6 +11,8 @@ const BOX_W = 132;
 const BOX_H = 48;
 const GAP_X = 14;
 const LEVEL_H = 92;
+const BIG_TREE = 63;
+const OPEN_DEPTH = 4;
 
 export function conditionText(when: TreeNode["children"][number]["when"]): string {
   if (when.equals !== undefined) return `= ${when.equals}`;
@@ -41,6 +43,21 @@ export interface TreeDiagram {
 
 export function treeDiagram(root: TreeNode, onSelect: (node: TreeNode, path: string) => void): TreeDiagram {
   const collapsed = new Set<string>();
+  // A big tree opens OPEN_DEPTH levels deep; the user expands the rest node by node.
+  let count = 0;
+  const walk = (node: TreeNode) => {
+    count++;
+    node.children.forEach((c) => walk(c.node));
+  };
+  walk(root);
+  if (count > BIG_TREE) {
+    const cut = (node: TreeNode, path: string, depth: number) => {
+      if (node.children.length === 0) return;
+      if (depth >= OPEN_DEPTH) collapsed.add(path);
+      else node.children.forEach((c, i) => cut(c.node, `${path}.${i}`, depth + 1));
+    };
+    cut(root, "r", 0);
+  }
   const holder = document.createElement("div");
   holder.className = "tree-scroll";
   let selected = "r";

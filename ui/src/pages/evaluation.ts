@@ -111,17 +111,19 @@ function curvesSection(ev: Evaluation): HTMLElement {
     const { labels, matrix } = ev.confusion_matrix;
     const positive = ev.positive_class;
     const slider = h("input", { type: "range", id: "threshold", min: 0, max: roc.thresholds.length - 1, step: 1 });
-    const initial = roc.thresholds.findIndex((t) => t <= 0.5);
+    const initial = roc.thresholds.findIndex((t) => t !== null && t <= 0.5);
     slider.value = String(initial < 0 ? 0 : initial);
     const shown = h("output", { for: "threshold", id: "threshold-value" });
     const holder = h("div", { id: "threshold-matrix" });
     const update = () => {
       const i = slider.valueAsNumber;
-      const at = confusionAt(labels, matrix, positive, roc.fpr[i], roc.tpr[i], roc.thresholds[i]);
+      const at = confusionAt(labels, matrix, positive, roc.fpr[i], roc.tpr[i]);
       const t = roc.thresholds[i];
-      shown.textContent = t > 1 ? "nothing predicted positive" : `predict ${positive} when its score ≥ ${fmt(t, 3)}`;
+      // The curve starts above every score (or at ∞, sent as null): nothing is predicted positive there.
+      const none = t === null || t > 1;
+      shown.textContent = none ? "nothing predicted positive" : `predict ${positive} when its score ≥ ${fmt(t, 3)}`;
       slider.setAttribute("aria-valuetext", shown.textContent);
-      rocChart.mark({ x: roc.fpr[i], y: roc.tpr[i], label: t > 1 ? "∞" : fmt(t, 2) });
+      rocChart.mark({ x: roc.fpr[i], y: roc.tpr[i], label: none ? "∞" : fmt(t, 2) });
       holder.replaceChildren(
         confusionHeatmap(labels, at.matrix, `At this threshold (${positive} positive)`),
         table(["Metric", "At this threshold"], Object.entries(at.metrics).map(([k, v]) => [k, fmt(v)])),
