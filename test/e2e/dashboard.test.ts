@@ -219,6 +219,10 @@ test("every page and chart kind, under a strict CSP: no console error, no reques
   const search = await job("/v1/searches", { ...spec, algorithm: "cart", param_grid: { max_depth: [1, 2, 3, 4] } });
 
   const { page, errors, foreign } = await openPage();
+  const listStatuses: number[] = [];
+  page.on("response", (r) => {
+    if (new URL(r.url()).pathname === "/v1/evaluations") listStatuses.push(r.status());
+  });
   const visit = async (hash: string, shot: string, ready: string) => {
     await page.goto(`${base}/${hash}`);
     await page.locator(ready).first().waitFor();
@@ -231,11 +235,21 @@ test("every page and chart kind, under a strict CSP: no console error, no reques
   await visit(`#/models/${models.kmeans}`, "12-model-clusters", "svg[aria-label^='Clusters'] circle");
   await visit(`#/models/${models.agnes}`, "13-model-dendrogram", "svg.dendrogram path");
   await visit(`#/models/${models.optics}`, "14-model-reachability", "svg[aria-label='OPTICS reachability plot'] rect");
-  await visit(`#/compare?ids=${evaluations.join(",")}`, "15-compare", "figure.curve[aria-label='ROC curves'] canvas");
+  // Select two evaluations in the list and compare them: curves overlaid, tests beside them.
+  await page.goto(`${base}/#/evaluations`);
+  for (const id of evaluations) await page.getByRole("checkbox", { name: `Select ${id}` }).check();
+  await page.getByRole("button", { name: "Compare selected" }).click();
+  await page.locator("figure.curve[aria-label='ROC curves'] canvas").waitFor();
+  assert.equal(new URL(page.url()).hash, `#/compare?ids=${evaluations.join(",")}`);
   await page.getByRole("table").filter({ hasText: "p-value" }).waitFor();
+  assert.ok((await drawnPixels(page, "figure.curve[aria-label='ROC curves'] canvas")) > 500);
+  await page.screenshot({ path: join(SHOTS, "15-compare.png"), fullPage: true });
   await visit(`#/searches/${search}`, "16-search", "svg[aria-label^='accuracy against max_depth'] circle");
   assert.equal(await page.locator("svg[aria-label^='accuracy against max_depth'] circle").count(), 4);
   await visit("#/evaluations", "17-evaluations", "main table");
+  // Shown again, the list polls with If-None-Match: nothing changed, so 304, and the page still draws it.
+  assert.equal(listStatuses[0], 200);
+  assert.ok(listStatuses.includes(304), `statuses ${listStatuses.join(",")}`);
 
   // The predict playground answers with the class and its probabilities.
   await page.goto(`${base}/#/models/${models.logistic}`);

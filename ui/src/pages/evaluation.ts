@@ -27,9 +27,12 @@ export async function evaluationsPage(ctx: PageContext): Promise<void> {
   compare.addEventListener("click", () => (location.hash = `#/compare?ids=${[...selected].join(",")}`));
   ctx.main.append(h("p", { class: "help" }, "Select two or more to overlay their curves and test the difference."), compare, holder);
   // Poll while shown: the list answers 304 (nothing to redraw) until an evaluation changes.
+  // The first answer is always drawn: a 304 then means "as when this list was last shown", not "nothing to show".
+  let drawn = false;
   while (ctx.alive()) {
     const { body, changed } = await poll<Page<Evaluation>>("/v1/evaluations?limit=100&curve_points=2");
-    if (changed && ctx.alive()) {
+    if ((changed || !drawn) && ctx.alive()) {
+      drawn = true;
       holder.replaceChildren(
         body.items.length === 0
           ? h("p", {}, "No evaluations yet.")
