@@ -33,6 +33,7 @@ import { datasetRoutes } from "./routes/datasets.js";
 import { evaluationRoutes } from "./routes/evaluations.js";
 import { healthRoutes } from "./routes/health.js";
 import { modelRoutes } from "./routes/models.js";
+import { uiRoutes } from "./routes/ui.js";
 import "./services.js";
 import { OPEN_PRINCIPAL, type Principal } from "./access/principal.js";
 
@@ -176,6 +177,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(evaluationRoutes, { prefix: "/v1" });
   await app.register(comparisonRoutes, { prefix: "/v1" });
   await app.register(searchRoutes, { prefix: "/v1" });
+  await app.register(uiRoutes);
 
   // Both before buildApp resolves, so before any route serves (awaited, as they ran synchronously before).
   // Only a lone process knows that an incomplete dataset's writer is dead; beside other API processes it may be one of theirs.
