@@ -13,7 +13,7 @@
  * per process. Routes whose scope is "public" (/health/*, the documentation) skip all
  * of it, so probes and the docs answer whatever the load.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
 import rateLimit from "@fastify/rate-limit";
 import underPressure from "@fastify/under-pressure";
 import helmet from "@fastify/helmet";
@@ -24,15 +24,24 @@ import { ApiError } from "../errors.js";
 import { Authenticator } from "./authenticator.js";
 import { auditAction } from "./audit.js";
 import { allows, routeScope } from "./scope.js";
+import type { RouteScope } from "./principal.js";
 
 const WINDOW_MS = 60_000;
 
 type Limiter = ReturnType<FastifyInstance["createRateLimit"]>;
 
+export interface RouteAccess {
+  method: string;
+  url: string;
+  scope: RouteScope;
+}
+
 declare module "fastify" {
   interface FastifyInstance {
     /** Stored keys → principals; the key routes tell it about revocations. */
     authenticator: Authenticator;
+    /** Every route and the scope it needs (the access tests go through all of them, future routes included). */
+    routeAccess(): RouteAccess[];
   }
 }
 
@@ -56,6 +65,12 @@ async function count(limiter: Limiter, request: FastifyRequest, reply: FastifyRe
 }
 
 export async function registerAccess(app: FastifyInstance, config: Config, store: Store): Promise<void> {
+  // The options objects themselves: onRoute hooks of inner plugins (the documentation's) may still set their scope.
+  const routes: RouteOptions[] = [];
+  app.addHook("onRoute", (route) => void routes.push(route));
+  app.decorate("routeAccess", () =>
+    routes.flatMap((route) => ([] as string[]).concat(route.method).map((method) => ({ method, url: route.url, scope: routeScope(method, route.config) }))),
+  );
   await app.register(helmet, {
     contentSecurityPolicy: {
       // Helmet's defaults suit Swagger UI (/docs: scripts from 'self', inline styles) and a
