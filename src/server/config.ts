@@ -144,11 +144,12 @@ function origins(raw: string | undefined): string[] {
 
 /**
  * An image that listens on every interface (docker/Dockerfile sets XIGUA_REQUIRE_AUTH=1)
- * must not come up open to whoever reaches it by accident: without keys it refuses to
- * start unless the operator said XIGUA_ALLOW_OPEN=1.
+ * must not come up open to whoever reaches it by accident: without keys the API server
+ * (src/server/main.ts; a trainer serves no HTTP) refuses to start unless the operator
+ * said XIGUA_ALLOW_OPEN=1.
  */
-function checkOpenAccess(env: NodeJS.ProcessEnv, mode: Config["auth"]): void {
-  if (env.XIGUA_REQUIRE_AUTH === "1" && mode === "none" && env.XIGUA_ALLOW_OPEN !== "1") {
+export function checkOpenAccess(config: Pick<Config, "auth">, env: NodeJS.ProcessEnv = process.env): void {
+  if (env.XIGUA_REQUIRE_AUTH === "1" && config.auth === "none" && env.XIGUA_ALLOW_OPEN !== "1") {
     throw new Error("XIGUA_AUTH=none: this server would answer anyone who can reach it. Set XIGUA_AUTH=keys and XIGUA_ADMIN_KEY, or XIGUA_ALLOW_OPEN=1 to run open anyway");
   }
 }
@@ -160,7 +161,6 @@ export function storeLocator(config: Pick<Config, "dbPath" | "databaseUrl">): St
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const mode = auth(env.XIGUA_AUTH);
-  checkOpenAccess(env, mode);
   return {
     port: int(env, "PORT", DEFAULTS.port, 0),
     // An explicit HOST wins; otherwise an open server listens on loopback only.

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { readConfig } from "../../src/server/config.js";
+import { checkOpenAccess, readConfig } from "../../src/server/config.js";
 import { formatKey, hashSecret, newSalt, newSecret, parseKey, sameSecret, secretMatches } from "../../src/server/access/keys.js";
 import { Authenticator, CACHE_TTL_MS } from "../../src/server/access/authenticator.js";
 import { auditAction, resourceOf } from "../../src/server/access/audit.js";
@@ -17,13 +17,15 @@ import type { ApiKeyStore } from "../../src/store/store.js";
 
 const ADMIN = "x".repeat(32);
 
-test("XIGUA_REQUIRE_AUTH=1 (the Docker image): refuses auth none unless XIGUA_ALLOW_OPEN=1", () => {
-  assert.throws(() => readConfig({ XIGUA_REQUIRE_AUTH: "1" }), /XIGUA_ALLOW_OPEN=1/);
-  assert.throws(() => readConfig({ XIGUA_REQUIRE_AUTH: "1", XIGUA_AUTH: "none", HOST: "0.0.0.0" }), /XIGUA_AUTH=none/);
-  assert.throws(() => readConfig({ XIGUA_REQUIRE_AUTH: "1", XIGUA_ALLOW_OPEN: "yes" }), /XIGUA_ALLOW_OPEN=1/);
-  assert.equal(readConfig({ XIGUA_REQUIRE_AUTH: "1", XIGUA_ALLOW_OPEN: "1" }).auth, "none");
-  assert.equal(readConfig({ XIGUA_REQUIRE_AUTH: "1", XIGUA_AUTH: "keys", XIGUA_ADMIN_KEY: ADMIN }).auth, "keys");
-  assert.equal(readConfig({}).auth, "none", "outside the image, open is the default");
+test("XIGUA_REQUIRE_AUTH=1 (the Docker image): the API server refuses auth none unless XIGUA_ALLOW_OPEN=1", () => {
+  const check = (env: Record<string, string>) => checkOpenAccess(readConfig(env), env);
+  assert.throws(() => check({ XIGUA_REQUIRE_AUTH: "1" }), /XIGUA_ALLOW_OPEN=1/);
+  assert.throws(() => check({ XIGUA_REQUIRE_AUTH: "1", XIGUA_AUTH: "none", HOST: "0.0.0.0" }), /XIGUA_AUTH=none/);
+  assert.throws(() => check({ XIGUA_REQUIRE_AUTH: "1", XIGUA_ALLOW_OPEN: "yes" }), /XIGUA_ALLOW_OPEN=1/);
+  check({ XIGUA_REQUIRE_AUTH: "1", XIGUA_ALLOW_OPEN: "1" });
+  check({ XIGUA_REQUIRE_AUTH: "1", XIGUA_AUTH: "keys", XIGUA_ADMIN_KEY: ADMIN });
+  check({});
+  assert.equal(readConfig({ XIGUA_REQUIRE_AUTH: "1" }).auth, "none", "a trainer process (src/worker/main.ts) reads the same config and is not refused");
 });
 
 test("HOST: loopback with auth off, every interface with keys, an explicit HOST always wins", () => {
