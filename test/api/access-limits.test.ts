@@ -134,6 +134,35 @@ describe("start-up with XIGUA_AUTH=keys", () => {
   });
 });
 
+describe("load shedding (@fastify/under-pressure)", () => {
+  let t: TestApp;
+  before(async () => (t = await testApp({ maxEventLoopDelayMs: 1 })));
+  after(() => t.close());
+
+  test("a lagging event loop turns API requests into 503 + Retry-After; health probes still answer", async () => {
+    const app = t.app as FastifyInstance & { isUnderPressure(): boolean };
+    // The loop delay is sampled once a second: block the loop until a sample has seen it.
+    const deadline = Date.now() + 20_000;
+    let shed: Awaited<ReturnType<typeof app.inject>> | undefined;
+    while (!shed && Date.now() < deadline) {
+      const until = Date.now() + 250;
+      while (Date.now() < until) {
+        /* busy: the event loop lags */
+      }
+      await new Promise((r) => setTimeout(r, 20));
+      const res = await app.inject({ url: "/v1/algorithms" });
+      if (res.statusCode === 503) shed = res;
+      else assert.equal(res.statusCode, 200);
+    }
+    assert.ok(shed, "no 503 while the loop was blocked");
+    assert.match(String(shed.headers["content-type"]), /application\/problem\+json/);
+    assert.equal(shed.json().code, "unavailable");
+    assert.equal(shed.headers["retry-after"], "5");
+    assert.ok(app.isUnderPressure());
+    assert.equal((await app.inject({ url: "/health/live" })).statusCode, 200, "still under pressure, the probe answers");
+  });
+});
+
 describe("logs", () => {
   test("request logs carry the key id; no line carries a secret or the Authorization header", async () => {
     const lines: string[] = [];
