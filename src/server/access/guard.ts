@@ -85,8 +85,9 @@ export async function registerAccess(app: FastifyInstance, config: Config, store
       maxEventLoopDelay: config.maxEventLoopDelayMs,
       retryAfter: 5,
       // Public routes still answer: a readiness probe should see the truth, not the load.
-      pressureHandler: (request, _reply, type) => {
-        if (routeScope(request.method, request.routeOptions.config) === "public") return undefined;
+      // Async: under-pressure passes a rejection to next(), so the error handler answers problem+json.
+      pressureHandler: async (request, _reply, type) => {
+        if (routeScope(request.method, request.routeOptions.config) === "public") return;
         throw new ApiError("unavailable", `the server is overloaded (${type}); try again shortly`);
       },
     });
