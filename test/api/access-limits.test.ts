@@ -11,7 +11,9 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import { dropSchema, testApp, TEST_STORE, type TestApp } from "../helpers/app.js";
+import { Redis } from "ioredis";
 import { buildApp } from "../../src/server/app.js";
+import { REDIS_URL } from "../helpers/cluster.js";
 
 const ADMIN = "admin-secret-for-the-limit-tests-0123456789";
 const as = (key: string) => ({ authorization: `Bearer ${key}` });
@@ -89,6 +91,41 @@ describe("rate limits with auth off: per client address", () => {
     assertLimited(await t.app.inject({ url: "/v1/datasets" }), 2, "3rd request");
     assert.equal((await t.app.inject({ url: "/v1/datasets", remoteAddress: "10.0.0.7" })).statusCode, 200, "another address has its own count");
     assert.equal((await t.app.inject({ url: "/health/ready" })).statusCode, 200);
+  });
+});
+
+/** Whether the test Redis answers; without it the shared-counter test skips, unless XIGUA_REQUIRE_SERVICES=1. */
+async function redisSkipReason(): Promise<string | false> {
+  if (process.env.XIGUA_REQUIRE_SERVICES === "1") return false;
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
+  redis.on("error", () => {});
+  try {
+    await redis.connect();
+    return false;
+  } catch (e) {
+    return `Redis is not reachable at ${REDIS_URL} (${(e as Error).message})`;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+describe("rate limits across API processes (XIGUA_QUEUE_URL)", { skip: await redisSkipReason() }, () => {
+  test("two processes of one deployment share the counters: 3 requests over both answer, the 4th is 429 on either", async () => {
+    const queueName = `xigua-access-${process.pid}-${Date.now()}`;
+    const a = await testApp({ queueUrl: REDIS_URL, queueName, ratePerMinute: 3 });
+    const b = await testApp({ queueUrl: REDIS_URL, queueName, ratePerMinute: 3 });
+    try {
+      assert.equal((await a.app.inject({ url: "/v1/datasets" })).statusCode, 200);
+      assert.equal((await b.app.inject({ url: "/v1/datasets" })).statusCode, 200);
+      const third = await a.app.inject({ url: "/v1/datasets" });
+      assert.equal(third.statusCode, 200);
+      assert.equal(third.headers["ratelimit-remaining"], "0");
+      assertLimited(await b.app.inject({ url: "/v1/datasets" }), 3, "4th request, on the other process");
+      assertLimited(await a.app.inject({ url: "/v1/datasets" }), 3, "5th request");
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 });
 

@@ -18,7 +18,9 @@ import rateLimit from "@fastify/rate-limit";
 import underPressure from "@fastify/under-pressure";
 import helmet from "@fastify/helmet";
 import cors from "@fastify/cors";
+import type { Redis } from "ioredis";
 import type { Config } from "../config.js";
+import { redisConnection } from "../../training/queue/bullmq-queue.js";
 import type { Store } from "../../store/store.js";
 import { ApiError } from "../errors.js";
 import { Authenticator } from "./authenticator.js";
@@ -51,6 +53,26 @@ export async function checkKeysUsable(config: Pick<Config, "auth" | "adminKey">,
   if ((await store.apiKeys.countActive()) === 0) {
     throw new Error("XIGUA_AUTH=keys but no key could authenticate: set XIGUA_ADMIN_KEY (at least 32 characters) to create the first keys");
   }
+}
+
+/**
+ * Beside other API processes (a deployment with XIGUA_QUEUE_URL) the counters live in its
+ * Redis, so a key's rate holds across nodes; a lone process counts in memory. Redis down:
+ * requests are not limited (skipOnError) rather than refused.
+ */
+async function sharedCounters(app: FastifyInstance, config: Config): Promise<{ redis?: Redis; nameSpace?: string; skipOnError?: boolean }> {
+  if (!config.queueUrl) return {};
+  const redis = redisConnection(config.queueUrl, { failFast: true });
+  redis.on("error", () => {});
+  app.addHook("onClose", async () => {
+    await redis.quit().catch(() => redis.disconnect());
+  });
+  // Counting starts once connected (a command sent before would be skipped), or after a short wait if Redis is down.
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 2000);
+    redis.once("ready", () => (clearTimeout(timer), resolve()));
+  });
+  return { redis, nameSpace: `xigua:${config.queueName}:rate:`, skipOnError: true };
 }
 
 /** Counts the request; RateLimit-* headers on every counted answer, 429 + Retry-After past the limit. */
@@ -94,7 +116,7 @@ export async function registerAccess(app: FastifyInstance, config: Config, store
   }
 
   // global: false — no per-route hooks; the limiters are called from the hook below.
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, { global: false, ...(await sharedCounters(app, config)) });
   const requests = app.createRateLimit({
     timeWindow: WINDOW_MS,
     keyGenerator: (request) => request.principal.keyId ?? `address:${request.ip}`,
