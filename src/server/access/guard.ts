@@ -9,28 +9,21 @@
  * → count against the key's (or address's) request limit (429) → scope (403). A limiter
  * registered as its own hook after authentication never sees a wrong key's request (the
  * issue measured six bad-key requests all 401, none limited); here every request is
- * counted before it can fail. The counters are @fastify/rate-limit's (createRateLimit),
- * per process. Routes whose scope is "public" (/health/*, the documentation) skip all
+ * counted before it can fail (limits.ts). Routes whose scope is "public" (/health/*, the documentation) skip all
  * of it, so probes and the docs answer whatever the load.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
-import rateLimit from "@fastify/rate-limit";
+import type { FastifyInstance, RouteOptions } from "fastify";
 import underPressure from "@fastify/under-pressure";
 import helmet from "@fastify/helmet";
 import cors from "@fastify/cors";
-import type { Redis } from "ioredis";
 import type { Config } from "../config.js";
-import { redisConnection } from "../../training/queue/bullmq-queue.js";
 import type { Store } from "../../store/store.js";
 import { ApiError } from "../errors.js";
 import { Authenticator } from "./authenticator.js";
 import { auditAction } from "./audit.js";
+import { count, registerLimiters } from "./limits.js";
 import { allows, routeScope } from "./scope.js";
 import type { RouteScope } from "./principal.js";
-
-const WINDOW_MS = 60_000;
-
-type Limiter = ReturnType<FastifyInstance["createRateLimit"]>;
 
 export interface RouteAccess {
   method: string;
@@ -52,37 +45,6 @@ export async function checkKeysUsable(config: Pick<Config, "auth" | "adminKey">,
   if (config.auth !== "keys" || config.adminKey) return;
   if ((await store.apiKeys.countActive()) === 0) {
     throw new Error("XIGUA_AUTH=keys but no key could authenticate: set XIGUA_ADMIN_KEY (at least 32 characters) to create the first keys");
-  }
-}
-
-/**
- * Beside other API processes (a deployment with XIGUA_QUEUE_URL) the counters live in its
- * Redis, so a key's rate holds across nodes; a lone process counts in memory. Redis down:
- * requests are not limited (skipOnError) rather than refused.
- */
-async function sharedCounters(app: FastifyInstance, config: Config): Promise<{ redis?: Redis; nameSpace?: string; skipOnError?: boolean }> {
-  if (!config.queueUrl) return {};
-  const redis = redisConnection(config.queueUrl, { failFast: true });
-  redis.on("error", () => {});
-  app.addHook("onClose", async () => {
-    await redis.quit().catch(() => redis.disconnect());
-  });
-  // Counting starts once connected (a command sent before would be skipped), or after a short wait if Redis is down.
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, 2000);
-    redis.once("ready", () => (clearTimeout(timer), resolve()));
-  });
-  return { redis, nameSpace: `xigua:${config.queueName}:rate:`, skipOnError: true };
-}
-
-/** Counts the request; RateLimit-* headers on every counted answer, 429 + Retry-After past the limit. */
-async function count(limiter: Limiter, request: FastifyRequest, reply: FastifyReply, what: string): Promise<void> {
-  const r = await limiter(request);
-  if (r.isAllowed) return;
-  reply.header("ratelimit-limit", r.max).header("ratelimit-remaining", r.remaining).header("ratelimit-reset", r.ttlInSeconds);
-  if (r.isExceeded) {
-    reply.header("retry-after", r.ttlInSeconds);
-    throw new ApiError("rate_limited", `more than ${r.max} ${what} a minute; retry in ${r.ttlInSeconds} s`);
   }
 }
 
@@ -115,14 +77,7 @@ export async function registerAccess(app: FastifyInstance, config: Config, store
     });
   }
 
-  // global: false — no per-route hooks; the limiters are called from the hook below.
-  await app.register(rateLimit, { global: false, ...(await sharedCounters(app, config)) });
-  const requests = app.createRateLimit({
-    timeWindow: WINDOW_MS,
-    keyGenerator: (request) => request.principal.keyId ?? `address:${request.ip}`,
-    max: (request) => request.principal.ratePerMinute ?? config.ratePerMinute,
-  });
-  const failures = app.createRateLimit({ timeWindow: WINDOW_MS, keyGenerator: (request) => `failed:${request.ip}`, max: config.authFailuresPerMinute });
+  const { requests, failures } = await registerLimiters(app, config);
 
   const authenticator = new Authenticator(store.apiKeys, config.adminKey);
   app.decorate("authenticator", authenticator);
