@@ -13,6 +13,7 @@ import type { FastifyInstance } from "fastify";
 import { dropSchema, testApp, TEST_STORE, type TestApp } from "../helpers/app.js";
 import { Redis } from "ioredis";
 import { buildApp } from "../../src/server/app.js";
+import { CACHE_TTL_MS } from "../../src/server/access/authenticator.js";
 import { REDIS_URL } from "../helpers/cluster.js";
 
 const ADMIN = "admin-secret-for-the-limit-tests-0123456789";
@@ -197,6 +198,25 @@ describe("load shedding (@fastify/under-pressure)", () => {
     assert.equal(shed.headers["retry-after"], "5");
     assert.ok(app.isUnderPressure());
     assert.equal((await app.inject({ url: "/health/live" })).statusCode, 200, "still under pressure, the probe answers");
+  });
+});
+
+describe("revocation on another node", () => {
+  test("a key revoked through one API process fails on another sharing its store once that one's second of caching is over", async () => {
+    const a = await testApp({ auth: "keys", adminKey: ADMIN });
+    const b = await testApp({ auth: "keys", adminKey: ADMIN }, a.dir);
+    try {
+      const key = await createKey(a.app, { scopes: ["read"] });
+      assert.equal((await b.app.inject({ url: "/v1/datasets", headers: as(key.key) })).statusCode, 200, "the other node knows the key (and caches it)");
+      assert.equal((await a.app.inject({ method: "DELETE", url: `/v1/api-keys/${key.id}`, headers: as(ADMIN) })).statusCode, 204);
+      assert.equal((await a.app.inject({ url: "/v1/datasets", headers: as(key.key) })).statusCode, 401, "the revoking node: the next request");
+      // The bound is the cache's lifetime, not a guess: past it every node reads the store again.
+      await new Promise((r) => setTimeout(r, CACHE_TTL_MS + 10));
+      assert.equal((await b.app.inject({ url: "/v1/datasets", headers: as(key.key) })).statusCode, 401, "the other node, past CACHE_TTL_MS");
+    } finally {
+      await b.app.close();
+      await a.close();
+    }
   });
 });
 
