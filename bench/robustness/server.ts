@@ -13,7 +13,7 @@ import { buildApp } from "../../src/server/app.js";
 /** The histogram's samples are whole timer intervals; this is subtracted to report lateness. */
 const RESOLUTION_MS = 1;
 
-const app = await buildApp({ config: { dbPath: process.env.XIGUA_DB!, logLevel: "silent" }, logger: false });
+const app = await buildApp({ config: { dbPath: process.env.XIGUA_DB!, logLevel: "silent", ratePerMinute: 1_000_000_000 }, logger: false });
 await app.listen({ port: 0, host: "127.0.0.1" });
 const address = app.server.address();
 const loop = monitorEventLoopDelay({ resolution: RESOLUTION_MS });

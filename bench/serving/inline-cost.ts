@@ -16,7 +16,7 @@ import type { PredictBody } from "../../src/server/schemas/models.js";
 import { breastCancerCsv, breastCancerRows } from "./harness.js";
 
 const dir = mkdtempSync(join(tmpdir(), "xigua-bench-"));
-const app = await buildApp({ config: { dbPath: join(dir, "b.db"), workers: 1 }, logger: false });
+const app = await buildApp({ config: { dbPath: join(dir, "b.db"), workers: 1, ratePerMinute: 1_000_000_000 }, logger: false });
 const ds = (await app.inject({ method: "POST", url: "/v1/datasets?name=bc", headers: { "content-type": "text/csv" }, payload: breastCancerCsv })).json().id;
 
 async function train(algorithm: string): Promise<string> {

@@ -36,6 +36,9 @@ import { modelRoutes } from "./routes/models.js";
 import { uiRoutes } from "./routes/ui.js";
 import "./services.js";
 import { OPEN_PRINCIPAL, type Principal } from "./access/principal.js";
+import { checkKeysUsable, registerAccess } from "./access/guard.js";
+import { BEARER_SCHEME, withAccessDocs } from "./access/openapi.js";
+import { accessRoutes } from "./access/routes.js";
 
 export interface BuildOptions {
   config?: Partial<Config>;
@@ -44,6 +47,18 @@ export interface BuildOptions {
 }
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
+
+/**
+ * Fastify's request serializer logs no headers, but a caller's own log lines might (a
+ * request object logged whole): API keys and cookies are censored wherever they appear.
+ */
+const REDACT = { paths: ["req.headers.authorization", "req.headers.cookie", "headers.authorization", "headers.cookie"], censor: "[redacted]" };
+
+function loggerOptions(logger: BuildOptions["logger"], level: string): boolean | object {
+  if (logger === false) return false;
+  if (logger === undefined || logger === true) return { level, redact: REDACT };
+  return { redact: REDACT, ...logger };
+}
 
 /**
  * Node expires slow requests from a periodic sweep (default every 30 s), so a short
@@ -85,7 +100,7 @@ export function createJobQueue(config: Config, store: Store, log: JobLogger): Jo
 export async function buildApp(options: BuildOptions = {}): Promise<FastifyInstance> {
   const config: Config = { ...DEFAULTS, ...options.config };
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: loggerOptions(options.logger, config.logLevel),
     bodyLimit: config.bodyLimitBytes,
     // Fastify's default (0) lets a body that trickles or stops hold its connection forever;
     // an expired request is answered 408 request_timeout by clientErrorHandler.
@@ -121,6 +136,10 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
 
   const locator = storeLocator(config);
   const store = await openStore(locator);
+  await checkKeysUsable(config, store).catch(async (e: unknown) => {
+    await store.close();
+    throw e;
+  });
   const jobs = createJobQueue(config, store, app.log);
   const cacheBytes = config.modelCacheMb * 1024 * 1024;
   const models = new ModelCache(store.models, { maxModels: config.modelCacheSize, maxBytes: cacheBytes });
@@ -132,6 +151,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   });
   const events = await createNodeEvents(config, (id) => models.evict(id));
   app.decorate("services", { config, store, pool: jobs instanceof LocalQueue ? jobs.pool : null, jobs, models, compute, events });
+  // Before any route: security headers, CORS, load shedding, authentication, rate limits, audit.
+  await registerAccess(app, config, store);
   app.addHook("onClose", async () => {
     await jobs.close(config.shutdownGraceMs);
     if (jobs instanceof LocalQueue) await jobs.pool.destroy();
@@ -152,8 +173,9 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
       },
       // Relative: the service that serves this document (GET /openapi.json); generators take a base URL anyway.
       servers: [{ url: "/", description: "The service serving this document" }],
-      // No authentication yet: every operation is open, said explicitly (API keys come with the operations issue).
-      security: [],
+      // No global requirement: each operation says (src/server/access/openapi.ts) — the bearer
+      // key, or nothing for the public health and documentation routes.
+      components: { securitySchemes: BEARER_SCHEME },
       tags: [
         { name: "datasets", description: "Tables uploaded as CSV or JSON rows: typed columns, summaries, pages of rows, feature scores." },
         { name: "algorithms", description: "The catalogue: every algorithm and preprocessing step with its parameters as JSON Schema." },
@@ -161,13 +183,20 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
         { name: "evaluations", description: "Held-out and cross-validated metrics, curves and confusion matrices; significance tests between evaluations." },
         { name: "searches", description: "Grid and random hyper-parameter searches, every candidate an evaluation." },
         { name: "health", description: "Liveness and readiness probes." },
+        { name: "access", description: "API keys with scopes (XIGUA_AUTH=keys) and the audit trail of who created or deleted what." },
       ],
     },
-    transform: jsonSchemaTransform,
+    transform: (input) => jsonSchemaTransform(withAccessDocs(input)),
     transformObject: (input) => withoutUnusedSchemas(withProblemMediaType(withProblemTypes(withCsvUpload(jsonSchemaTransformObject(input) as OpenApiDocument)))),
   });
-  await app.register(swaggerUi, { routePrefix: "/docs" });
-  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+  // The documentation is public: every route in here (Swagger UI's too) is marked so.
+  await app.register(async (docs) => {
+    docs.addHook("onRoute", (route) => {
+      route.config = { ...route.config, scope: "public" };
+    });
+    await docs.register(swaggerUi, { routePrefix: "/docs" });
+    docs.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+  });
 
   await app.register(healthRoutes);
   await app.register(datasetRoutes, { prefix: "/v1" });
@@ -177,6 +206,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(evaluationRoutes, { prefix: "/v1" });
   await app.register(comparisonRoutes, { prefix: "/v1" });
   await app.register(searchRoutes, { prefix: "/v1" });
+  await app.register(accessRoutes, { prefix: "/v1" });
   await app.register(uiRoutes);
 
   // Both before buildApp resolves, so before any route serves (awaited, as they ran synchronously before).

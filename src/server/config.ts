@@ -37,11 +37,24 @@ export interface Config {
   maxSearchCandidates: number;
   /** Time to receive a whole request (headers and body) once its first byte arrived; past it → 408 and the connection is closed. */
   requestTimeoutMs: number;
+  /** XIGUA_AUTH: "none" (every request may do everything; the default HOST is then loopback) or "keys" (Bearer API keys with scopes). */
+  auth: "none" | "keys";
+  /** XIGUA_ADMIN_KEY: a secret (≥ 32 characters) accepted as an admin key (id `ak_environment`), to create the first stored keys. */
+  adminKey: string | null;
+  /** XIGUA_CORS_ORIGINS: origins (comma-separated) browsers may call the API from; none by default. */
+  corsOrigins: string[];
+  /** XIGUA_RATE_PER_MINUTE: requests a minute per key (per client address with auth off) unless the key sets its own. */
+  ratePerMinute: number;
+  /** XIGUA_AUTH_FAILURES_PER_MINUTE: failed authentications a minute per client address; past it → 429. */
+  authFailuresPerMinute: number;
+  /** XIGUA_MAX_EVENT_LOOP_DELAY_MS: event-loop delay past which requests get 503 + Retry-After (0: never). */
+  maxEventLoopDelayMs: number;
 }
 
 export const DEFAULTS: Config = {
   port: 8080,
-  host: "0.0.0.0",
+  // Loopback, as auth is off by default: readConfig picks 0.0.0.0 with XIGUA_AUTH=keys.
+  host: "127.0.0.1",
   dbPath: "./data/xigua.db",
   databaseUrl: null,
   queueUrl: null,
@@ -64,6 +77,14 @@ export const DEFAULTS: Config = {
   maxSearchCandidates: 1000,
   // Long enough for a 100 MB body on a link of about 1 Mbit/s; a body that trickles or stops holds its connection no longer.
   requestTimeoutMs: 15 * 60 * 1000,
+  auth: "none",
+  adminKey: null,
+  corsOrigins: [],
+  // Ten a second per key: far above an interactive client, low enough that one runaway script cannot starve the others.
+  ratePerMinute: 600,
+  authFailuresPerMinute: 100,
+  // A request waiting a whole second behind other work is better told to retry than queued further.
+  maxEventLoopDelayMs: 1000,
 };
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -94,15 +115,56 @@ function queueName(raw: string | undefined): string {
   return raw;
 }
 
+function auth(raw: string | undefined): Config["auth"] {
+  if (raw === undefined || raw === "" || raw === "none") return "none";
+  if (raw === "keys") return "keys";
+  throw new Error(`XIGUA_AUTH must be "none" or "keys", got "${raw}"`);
+}
+
+function adminKey(raw: string | undefined): string | null {
+  if (raw === undefined || raw === "") return null;
+  // Shorter secrets can be guessed; `openssl rand -hex 32` gives 64 characters.
+  if (raw.length < 32 || /\s/.test(raw)) throw new Error("XIGUA_ADMIN_KEY must be at least 32 characters without spaces");
+  return raw;
+}
+
+function origins(raw: string | undefined): string[] {
+  const list = (raw ?? "").split(",").map((o) => o.trim()).filter((o) => o !== "");
+  for (const o of list) {
+    let parsed: URL;
+    try {
+      parsed = new URL(o);
+    } catch {
+      throw new Error(`XIGUA_CORS_ORIGINS must list origins such as https://example.org, got "${o}"`);
+    }
+    if (parsed.origin !== o) throw new Error(`XIGUA_CORS_ORIGINS must list origins (scheme://host[:port], no path), got "${o}"`);
+  }
+  return list;
+}
+
+/**
+ * An image that listens on every interface (docker/Dockerfile sets XIGUA_REQUIRE_AUTH=1)
+ * must not come up open to whoever reaches it by accident: without keys the API server
+ * (src/server/main.ts; a trainer serves no HTTP) refuses to start unless the operator
+ * said XIGUA_ALLOW_OPEN=1.
+ */
+export function checkOpenAccess(config: Pick<Config, "auth">, env: NodeJS.ProcessEnv = process.env): void {
+  if (env.XIGUA_REQUIRE_AUTH === "1" && config.auth === "none" && env.XIGUA_ALLOW_OPEN !== "1") {
+    throw new Error("XIGUA_AUTH=none: this server would answer anyone who can reach it. Set XIGUA_AUTH=keys and XIGUA_ADMIN_KEY, or XIGUA_ALLOW_OPEN=1 to run open anyway");
+  }
+}
+
 /** The store this configuration names: PostgreSQL when XIGUA_DATABASE_URL is set, else the SQLite file. */
 export function storeLocator(config: Pick<Config, "dbPath" | "databaseUrl">): StoreLocator {
   return config.databaseUrl ? { kind: "postgres", url: config.databaseUrl } : { kind: "sqlite", path: config.dbPath };
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const mode = auth(env.XIGUA_AUTH);
   return {
     port: int(env, "PORT", DEFAULTS.port, 0),
-    host: env.HOST || DEFAULTS.host,
+    // An explicit HOST wins; otherwise an open server listens on loopback only.
+    host: env.HOST || (mode === "keys" ? "0.0.0.0" : DEFAULTS.host),
     dbPath: env.XIGUA_DB || DEFAULTS.dbPath,
     databaseUrl: url(env, "XIGUA_DATABASE_URL", ["postgres:", "postgresql:"]),
     queueUrl: url(env, "XIGUA_QUEUE_URL", ["redis:", "rediss:"]),
@@ -123,5 +185,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     predictMaxRows: int(env, "XIGUA_PREDICT_MAX_ROWS", DEFAULTS.predictMaxRows, 1),
     maxSearchCandidates: int(env, "XIGUA_MAX_SEARCH_CANDIDATES", DEFAULTS.maxSearchCandidates, 1),
     requestTimeoutMs: int(env, "XIGUA_REQUEST_TIMEOUT_S", DEFAULTS.requestTimeoutMs / 1000, 1) * 1000,
+    auth: mode,
+    adminKey: adminKey(env.XIGUA_ADMIN_KEY),
+    corsOrigins: origins(env.XIGUA_CORS_ORIGINS),
+    ratePerMinute: int(env, "XIGUA_RATE_PER_MINUTE", DEFAULTS.ratePerMinute, 1),
+    authFailuresPerMinute: int(env, "XIGUA_AUTH_FAILURES_PER_MINUTE", DEFAULTS.authFailuresPerMinute, 1),
+    maxEventLoopDelayMs: int(env, "XIGUA_MAX_EVENT_LOOP_DELAY_MS", DEFAULTS.maxEventLoopDelayMs, 0),
   };
 }

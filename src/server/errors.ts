@@ -20,6 +20,10 @@ export interface ProblemBody {
 const CATALOGUE = {
   malformed_request: { status: 400, title: "Malformed request" },
   validation_failed: { status: 400, title: "Request validation failed" },
+  // Access (src/server/access/): a missing, unknown or revoked API key; a key without the route's scope; past a rate.
+  unauthorized: { status: 401, title: "Authentication required" },
+  forbidden: { status: 403, title: "Scope missing" },
+  rate_limited: { status: 429, title: "Too many requests" },
   not_found: { status: 404, title: "Not found" },
   route_not_found: { status: 404, title: "No such route" },
   method_not_allowed: { status: 405, title: "Method not allowed" },

@@ -3,9 +3,10 @@
  * let in-flight requests finish, give running jobs the grace period, close.
  */
 import { buildApp } from "./app.js";
-import { readConfig } from "./config.js";
+import { checkOpenAccess, readConfig } from "./config.js";
 
 const config = readConfig();
+checkOpenAccess(config);
 const app = await buildApp({ config });
 
 let closing = false;

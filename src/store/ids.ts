@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 
 /** Opaque public ids: a type prefix and 16 random base32 characters (80 bits). */
-export function newId(prefix: "ds" | "md" | "ev" | "cmp" | "sr"): string {
+export function newId(prefix: "ds" | "md" | "ev" | "cmp" | "sr" | "ak"): string {
   const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
   const bytes = randomBytes(16);
   let out = "";

@@ -120,6 +120,31 @@ const MIGRATIONS: readonly Migration[] = [
   `
   ALTER TABLE models ADD COLUMN facts_json TEXT;
   `,
+  // API keys (a salted hash of the secret, never the secret; revoked rows kept) and the
+  // audit trail of who created or deleted what (issue 14, Access).
+  `
+  CREATE TABLE api_keys (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    scopes_json TEXT NOT NULL,
+    rate_per_minute INTEGER,
+    salt TEXT NOT NULL,
+    secret_hash TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT,
+    created_by TEXT
+  );
+  CREATE TABLE audit (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    time TEXT NOT NULL,
+    key_id TEXT,
+    action TEXT NOT NULL,
+    resource_type TEXT NOT NULL,
+    resource_id TEXT NOT NULL,
+    request_id TEXT NOT NULL
+  );
+  `,
 ];
 
 /** Chunk sizes of the datasets migration 4 converts; each dataset records its own (chunk_rows, level_chunk). */

@@ -12,7 +12,8 @@ import { DatasetRepository } from "./datasets.js";
 import { EvaluationRepository } from "./evaluations.js";
 import { ModelRepository } from "./models.js";
 import { SearchRepository } from "./searches.js";
-import type { DatasetStore, EvaluationStore, ModelStore, OpenStoreOptions, SearchStore, Store } from "./store.js";
+import { ApiKeyRepository, AuditRepository } from "./access.js";
+import type { ApiKeyStore, AuditStore, DatasetStore, EvaluationStore, ModelStore, OpenStoreOptions, SearchStore, Store } from "./store.js";
 
 type Promised<R, K extends keyof R> = { [P in K]: R[P] extends (...args: infer A) => infer T ? (...args: A) => Promise<T> : never };
 
@@ -41,6 +42,8 @@ export function openSqliteStore(path: string, options: OpenStoreOptions = {}): S
     models: promised(models, STORE_METHODS.models) satisfies ModelStore,
     evaluations: promised(evaluations, STORE_METHODS.evaluations) satisfies EvaluationStore,
     searches: promised(new SearchRepository(db), STORE_METHODS.searches) satisfies SearchStore,
+    apiKeys: promised(new ApiKeyRepository(db), STORE_METHODS.apiKeys) satisfies ApiKeyStore,
+    audit: promised(new AuditRepository(db), STORE_METHODS.audit) satisfies AuditStore,
     isHealthy: async () => {
       try {
         return db.open && db.prepare("SELECT 1 AS ok").get() !== undefined;

@@ -10,6 +10,7 @@ import type { ColumnInfo, DatasetRecord, DatasetSummary } from "./datasets.js";
 import type { EvaluationFilters, EvaluationRecord, EvaluationResult, NewEvaluation } from "./evaluations.js";
 import type { JobStatus, ModelFilters, ModelRecord, Problem, StepSummary, TrainingOutcome, TrainSpec } from "./models.js";
 import type { CandidateOutcome, NewSearch, SearchRecord, SearchResultRow } from "./searches.js";
+import type { ApiKeyRecord, AuditRecord, NewApiKey, NewAuditEntry } from "./access.js";
 import type { Frame } from "../data/frame.js";
 import { openSqliteStore } from "./sqlite-store.js";
 // Imported statically (it loads the pg driver only when a PostgreSQL store is opened): under
@@ -82,11 +83,32 @@ export interface SearchStore {
   recover(interrupted: Problem): Promise<void>;
 }
 
+/** API keys: the salted hash of each secret, never the secret (src/store/access.ts). */
+export interface ApiKeyStore {
+  insert(k: NewApiKey): Promise<ApiKeyRecord>;
+  get(id: string): Promise<ApiKeyRecord | undefined>;
+  /** Newest first, revoked keys included. */
+  list(limit: number, before: number | null): Promise<ApiKeyRecord[]>;
+  /** Sets revoked_at (kept if already set); false for an unknown id. */
+  revoke(id: string): Promise<boolean>;
+  /** Keys not revoked. */
+  countActive(): Promise<number>;
+}
+
+/** Who created or deleted what. */
+export interface AuditStore {
+  insert(e: NewAuditEntry): Promise<void>;
+  /** Newest first. */
+  list(limit: number, before: number | null): Promise<AuditRecord[]>;
+}
+
 export interface Store {
   readonly datasets: DatasetStore;
   readonly models: ModelStore;
   readonly evaluations: EvaluationStore;
   readonly searches: SearchStore;
+  readonly apiKeys: ApiKeyStore;
+  readonly audit: AuditStore;
   isHealthy(): Promise<boolean>;
   close(): Promise<void>;
 }

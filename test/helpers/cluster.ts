@@ -137,6 +137,9 @@ export class Cluster {
       XIGUA_COMPUTE_WORKERS: "1",
       XIGUA_JOB_LOCK_S: "2",
       XIGUA_SHUTDOWN_GRACE_S: "1",
+      // Tests and benches send everything from one address; the limits are tested apart (test/api/access-limits.test.ts).
+      XIGUA_RATE_PER_MINUTE: "1000000000",
+      XIGUA_MAX_EVENT_LOOP_DELAY_MS: "0",
       ...storeEnv(store.target),
       ...options.env,
     };

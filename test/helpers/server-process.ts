@@ -7,7 +7,7 @@ const root = new URL("../../", import.meta.url);
 export async function startServer(dbPath: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", XIGUA_DB: dbPath, LOG_LEVEL: "warn", XIGUA_WORKERS: "1" },
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", XIGUA_DB: dbPath, LOG_LEVEL: "warn", XIGUA_WORKERS: "1", XIGUA_RATE_PER_MINUTE: "1000000000", XIGUA_MAX_EVENT_LOOP_DELAY_MS: "0" },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const deadline = Date.now() + 30_000;

@@ -329,6 +329,41 @@ for (const factory of factories) {
       answers.set(`${factory.name}:searches`, comparable((await store.searches.list(10, null, 100)).rows));
     });
 
+    test("api keys: insert, get, list newest first with cursors, revoke keeps the first time; audit rows newest first", async () => {
+      assert.equal(await store.apiKeys.countActive(), 0);
+      const a = await store.apiKeys.insert({ name: "first", scopes: ["read", "predict"], rate_per_minute: 30, salt: "s1", secret_hash: "h1", created_by: null });
+      const b = await store.apiKeys.insert({ name: "second", scopes: ["admin"], rate_per_minute: null, salt: "s2", secret_hash: "h2", created_by: a.id });
+      assert.match(a.id, /^ak_[0-9a-z]{16}$/);
+      assert.deepEqual({ ...(await store.apiKeys.get(a.id))!, seq: 0 }, { ...a, seq: 0 });
+      assert.deepEqual((await store.apiKeys.get(b.id))!.scopes, ["admin"]);
+      assert.equal((await store.apiKeys.get(b.id))!.created_by, a.id);
+      assert.equal(await store.apiKeys.get("ak_nope"), undefined);
+      assert.deepEqual((await store.apiKeys.list(1, null)).map((k) => k.id), [b.id]);
+      assert.deepEqual((await store.apiKeys.list(10, b.seq)).map((k) => k.id), [a.id]);
+      assert.equal(await store.apiKeys.countActive(), 2);
+      assert.equal(await store.apiKeys.revoke(a.id), true);
+      const revokedAt = (await store.apiKeys.get(a.id))!.revoked_at;
+      assert.ok(revokedAt);
+      assert.equal(await store.apiKeys.revoke(a.id), true);
+      assert.equal((await store.apiKeys.get(a.id))!.revoked_at, revokedAt, "a second revocation keeps the first time");
+      assert.equal(await store.apiKeys.revoke("ak_nope"), false);
+      assert.equal(await store.apiKeys.countActive(), 1);
+
+      await store.audit.insert({ key_id: a.id, action: "create", resource_type: "datasets", resource_id: "ds_1", request_id: "r1" });
+      await store.audit.insert({ key_id: null, action: "delete", resource_type: "models", resource_id: "md_1", request_id: "r2" });
+      const audit = await store.audit.list(10, null);
+      assert.deepEqual(
+        audit.map(({ key_id, action, resource_type, resource_id, request_id }) => ({ key_id, action, resource_type, resource_id, request_id })),
+        [
+          { key_id: null, action: "delete", resource_type: "models", resource_id: "md_1", request_id: "r2" },
+          { key_id: a.id, action: "create", resource_type: "datasets", resource_id: "ds_1", request_id: "r1" },
+        ],
+      );
+      assert.ok(!Number.isNaN(Date.parse(audit[0].time)));
+      assert.deepEqual((await store.audit.list(10, audit[0].seq)).map((r) => r.request_id), ["r1"]);
+      answers.set(`${factory.name}:access`, comparable({ keys: (await store.apiKeys.list(10, null)).map((k) => ({ ...k, id: undefined, created_by: k.created_by && "id", created_at: undefined, revoked_at: Boolean(k.revoked_at) })), audit: audit.map((r) => ({ ...r, key_id: r.key_id && "id", time: undefined })) }));
+    });
+
     test("delete: a dataset and all its chunks go", async () => {
       assert.equal(await store.datasets.delete(datasetId), true);
       assert.equal(await store.datasets.delete(datasetId), false);
@@ -340,7 +375,7 @@ for (const factory of factories) {
 }
 
 test("both stores give the same answers", { skip: factories.find((f) => f.skip)?.skip }, () => {
-  for (const part of ["datasets", "models", "evaluations", "searches"]) {
+  for (const part of ["datasets", "models", "evaluations", "searches", "access"]) {
     assert.ok(answers.has(`sqlite:${part}`) && answers.has(`postgres:${part}`), `both stores answered ${part}`);
     assert.deepEqual(answers.get(`postgres:${part}`), answers.get(`sqlite:${part}`), part);
   }

@@ -34,7 +34,8 @@ const FASTIFY_CODES: Record<string, { code: ErrorCode; status: number }> = {
 const INTERNAL_DETAIL = "an internal error occurred; the request id is in the x-request-id header";
 
 function send(reply: FastifyReply, request: FastifyRequest, status: number, code: ErrorCode, detail?: string, errors?: FieldError[]) {
-  if (status === 429 || status === 503) reply.header("retry-after", "5");
+  // A limiter that knows when its window ends (rate limits, under-pressure) has said so already.
+  if ((status === 429 || status === 503) && !reply.hasHeader("retry-after")) reply.header("retry-after", "5");
   return reply
     .code(status)
     .header("x-request-id", request.id)

@@ -8,11 +8,11 @@ const status = z.object({ status: z.literal("ok"), checks: z.record(z.string(), 
 
 export const healthRoutes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  app.get("/health/live", { schema: { operationId: "getLiveness", tags: ["health"], summary: "The process is up", response: { 200: status } } }, async () => ({ status: "ok" as const }));
+  app.get("/health/live", { config: { scope: "public" }, schema: { operationId: "getLiveness", tags: ["health"], summary: "The process is up", response: { 200: status } } }, async () => ({ status: "ok" as const }));
 
   app.get(
     "/health/ready",
-    { schema: { operationId: "getReadiness", tags: ["health"], summary: "The store answers and jobs can run (the worker pool is alive, or the job queue answers)", response: { 200: status, 503: problemSchema } } },
+    { config: { scope: "public" }, schema: { operationId: "getReadiness", tags: ["health"], summary: "The store answers and jobs can run (the worker pool is alive, or the job queue answers)", response: { 200: status, 503: problemSchema } } },
     async (request, reply) => {
       const { store, jobs, pool } = app.services;
       const [database, runnable] = await Promise.all([store.isHealthy(), jobs.isHealthy()]);

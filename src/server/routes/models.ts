@@ -156,7 +156,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
 
   app.post(
     "/models/:id/cancel",
-    { schema: { operationId: "cancelModel", tags: ["models"], summary: "Cancel a queued or running training job", params: idParams, response: { 202: modelSchema, 404: problemSchema, 409: problemSchema } } },
+    { config: { scope: "train" }, schema: { operationId: "cancelModel", tags: ["models"], summary: "Cancel a queued or running training job", params: idParams, response: { 202: modelSchema, 404: problemSchema, 409: problemSchema } } },
     async (request, reply) => {
       const m = (await getModel(request.params.id));
       if (!(await jobs.cancel(m.id))) throw new ApiError("wrong_state", `model ${m.id} is ${m.status}; only a queued or running job can be cancelled`);

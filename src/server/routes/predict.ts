@@ -29,6 +29,7 @@ export const predictRoute: FastifyPluginAsync = async (base) => {
   app.post(
     "/models/:id/predict",
     {
+      config: { scope: "predict" },
       schema: {
         operationId: "predict", tags: ["models"],
         summary: `Predict for raw rows (at most XIGUA_PREDICT_MAX_ROWS rows, default 100,000; batches over ${INLINE_MAX_ROWS} rows run on the compute pool)`,

@@ -133,6 +133,30 @@ const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE models ADD COLUMN facts_json text;
   `,
+  // API keys and the audit trail (SQLite's migration of the same name, issue 14).
+  `
+  CREATE TABLE api_keys (
+    seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id text NOT NULL UNIQUE,
+    name text NOT NULL,
+    scopes_json text NOT NULL,
+    rate_per_minute integer,
+    salt text NOT NULL,
+    secret_hash text NOT NULL,
+    created_at text NOT NULL,
+    revoked_at text,
+    created_by text
+  );
+  CREATE TABLE audit (
+    seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    time text NOT NULL,
+    key_id text,
+    action text NOT NULL,
+    resource_type text NOT NULL,
+    resource_id text NOT NULL,
+    request_id text NOT NULL
+  );
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

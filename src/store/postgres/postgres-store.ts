@@ -7,7 +7,8 @@
  */
 import type pg from "pg";
 import { STORE_METHODS } from "../store-methods.js";
-import type { DatasetStore, EvaluationStore, ModelStore, OpenStoreOptions, SearchStore, Store } from "../store.js";
+import type { ApiKeyStore, AuditStore, DatasetStore, EvaluationStore, ModelStore, OpenStoreOptions, SearchStore, Store } from "../store.js";
+import { PgApiKeyRepository, PgAuditRepository } from "./access.js";
 import { asUnavailable, createPool, splitSchema, unavailableOnConnectionFailure } from "./connection.js";
 import { migrate } from "./migrations.js";
 import { PgDatasetRepository } from "./datasets.js";
@@ -40,6 +41,8 @@ export async function openPostgresStore(locator: { url: string; schema?: string 
     models: unavailableOnConnectionFailure(new PgModelRepository(pool), STORE_METHODS.models) satisfies ModelStore,
     evaluations: unavailableOnConnectionFailure(new PgEvaluationRepository(pool), STORE_METHODS.evaluations) satisfies EvaluationStore,
     searches: unavailableOnConnectionFailure(new PgSearchRepository(pool), STORE_METHODS.searches) satisfies SearchStore,
+    apiKeys: unavailableOnConnectionFailure(new PgApiKeyRepository(pool), STORE_METHODS.apiKeys) satisfies ApiKeyStore,
+    audit: unavailableOnConnectionFailure(new PgAuditRepository(pool), STORE_METHODS.audit) satisfies AuditStore,
     isHealthy: () => healthy(pool),
     close: async () => {
       if (!pool.ended) await pool.end();
