@@ -120,6 +120,22 @@ const MIGRATIONS: readonly Migration[] = [
   `
   ALTER TABLE models ADD COLUMN facts_json TEXT;
   `,
+  // 8: the registry. A named model's version is 1 + the highest of its name (existing named
+  // models numbered in creation order); aliases point at a version of a name.
+  `
+  ALTER TABLE models ADD COLUMN version INTEGER;
+  UPDATE models SET version = numbered.v
+    FROM (SELECT id, row_number() OVER (PARTITION BY name ORDER BY seq) AS v FROM models WHERE name IS NOT NULL) AS numbered
+    WHERE models.id = numbered.id;
+  CREATE UNIQUE INDEX models_name_version ON models(name, version);
+  CREATE TABLE registry_aliases (
+    name TEXT NOT NULL,
+    alias TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (name, alias)
+  );
+  `,
 ];
 
 /** Chunk sizes of the datasets migration 4 converts; each dataset records its own (chunk_rows, level_chunk). */
