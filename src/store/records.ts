@@ -76,7 +76,7 @@ export interface ModelRow {
 }
 
 export const MODEL_FIELDS =
-  "seq, id, name, version, status, progress, spec_json, classes_json, evaluation_id, metrics_json, warnings_json, fit_seconds, error_json, artifact_sha256, pipeline_json, facts_json, created_at, started_at, finished_at";
+  "seq, id, name, status, progress, spec_json, classes_json, evaluation_id, metrics_json, warnings_json, fit_seconds, error_json, artifact_sha256, pipeline_json, facts_json, created_at, started_at, finished_at, version";
 
 export function toModelRecord(r: ModelRow): ModelRecord {
   return {
