@@ -8,6 +8,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { openStore, type Store } from "../../src/store/store.js";
 import { predictResponse } from "../../src/server/schemas/models.js";
+import { resolveModelRef, resolveNameVersion } from "../../src/server/model-ref.js";
 import { schemaUrl, testApp, uploadCsv, waitFor, type TestApp } from "../helpers/app.js";
 
 let t: TestApp;
@@ -218,6 +219,35 @@ describe("aliases and references", () => {
   });
 });
 
+describe("limits and the OIP helper", () => {
+  test("the longest name with the longest alias fits the router's path parameter, even percent-encoded", async () => {
+    const name = `n${"x".repeat(63)}`;
+    const alias = `a${"y".repeat(31)}`;
+    const model = await train(name);
+    assert.equal((await inject("PUT", `/v1/registry/${name}/aliases/${alias}`, { version: 1 })).statusCode, 200);
+    for (const ref of [`${name}@${alias}`, `${name}%40${alias}`]) {
+      const res = await inject("GET", `/v1/models/${ref}`);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().id, model.id);
+    }
+  });
+
+  test("resolveNameVersion takes a version number or an alias for OIP's /versions/{v}", async () => {
+    const store = await sideStore();
+    try {
+      const v1 = await store.registry.byVersion("iris", 1);
+      assert.ok(v1);
+      assert.equal(await resolveNameVersion(store, "iris", "1"), v1);
+      assert.equal(await resolveNameVersion(store, "iris", "champion"), v1);
+      for (const v of ["0", "01", "99", "nothing", "1a", "", "a@b"]) assert.equal(await resolveNameVersion(store, "iris", v), undefined, v);
+      assert.equal(await resolveNameVersion(store, "a@b", "1"), undefined);
+      assert.equal(await resolveModelRef(store, "iris:1"), v1);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe("listing", () => {
   test("GET /v1/registry pages names in byte order with latest versions and aliases", async () => {
     for (const name of ["page-b", "page-a", "Page-C", "page-a"]) await train(name);
@@ -234,7 +264,7 @@ describe("listing", () => {
     const names = seen.map((e) => e.name);
     assert.deepEqual(names, [...names].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
     assert.equal(new Set(names).size, names.length);
-    for (const name of ["page-a", "page-b", "Page-C", "churn", "burst"]) assert.ok(names.includes(name), name);
+    for (const name of ["page-a", "page-b", "Page-C", "churn", "burst", "iris"]) assert.ok(names.includes(name), name);
     const a = seen.find((e) => e.name === "page-a")!;
     assert.deepEqual([a.latest_version, a.aliases], [2, { live: 2 }]);
     assert.equal((await inject("GET", "/v1/registry?cursor=bm90LW91cnM")).statusCode, 400);
