@@ -34,6 +34,7 @@ import { evaluationRoutes } from "./routes/evaluations.js";
 import { healthRoutes } from "./routes/health.js";
 import { modelRoutes } from "./routes/models.js";
 import { uiRoutes } from "./routes/ui.js";
+import { registryRoutes } from "./routes/registry.js";
 import "./services.js";
 import { OPEN_PRINCIPAL, type Principal } from "./access/principal.js";
 import { checkKeysUsable, registerAccess } from "./access/guard.js";
@@ -180,6 +181,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
         { name: "datasets", description: "Tables uploaded as CSV or JSON rows: typed columns, summaries, pages of rows, feature scores." },
         { name: "algorithms", description: "The catalogue: every algorithm and preprocessing step with its parameters as JSON Schema." },
         { name: "models", description: "Training jobs and the models they make: progress, cancel, predict, explain, labels, artifacts." },
+        { name: "registry", description: "Model names, versions and aliases: name@alias, name:version or name wherever a model id is accepted in a path." },
         { name: "evaluations", description: "Held-out and cross-validated metrics, curves and confusion matrices; significance tests between evaluations." },
         { name: "searches", description: "Grid and random hyper-parameter searches, every candidate an evaluation." },
         { name: "health", description: "Liveness and readiness probes." },
@@ -203,6 +205,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(featureScoreRoutes, { prefix: "/v1" });
   await app.register(algorithmRoutes, { prefix: "/v1" });
   await app.register(modelRoutes, { prefix: "/v1" });
+  await app.register(registryRoutes, { prefix: "/v1" });
   await app.register(evaluationRoutes, { prefix: "/v1" });
   await app.register(comparisonRoutes, { prefix: "/v1" });
   await app.register(searchRoutes, { prefix: "/v1" });

@@ -12,7 +12,7 @@
  */
 import type { FittedModel } from "../training/artifact.js";
 import { loadArtifact } from "../training/artifact.js";
-import type { JobStatus } from "../store/models.js";
+import type { ServingRow } from "../store/models.js";
 import { ByteLru } from "./byte-lru.js";
 
 /** How long a "succeeded" status is trusted without asking SQLite again (a deletion elsewhere shows within this). */
@@ -26,12 +26,15 @@ type MaybePromise<T> = T | Promise<T>;
  */
 export interface ArtifactSource {
   getArtifact(id: string): MaybePromise<{ artifact: Buffer; sha256: string } | undefined>;
-  servingState(id: string): MaybePromise<{ status: JobStatus; artifact_sha256: string | null } | undefined>;
+  servingState(id: string): MaybePromise<ServingRow | undefined>;
 }
 
 export interface ServingState {
   status: string;
   sha256: string | null;
+  /** The model's registry name and version (null without a name): fixed for an id, so cached with the status. */
+  name: string | null;
+  version: number | null;
 }
 
 export interface CacheLimits {
@@ -61,7 +64,7 @@ export function estimateModelBytes(artifactBytes: number, model: FittedModel): n
 
 export class ModelCache {
   private readonly entries: ByteLru<CachedModel>;
-  private readonly statuses = new Map<string, { status: string; sha256: string | null; checkedAt: number }>();
+  private readonly statuses = new Map<string, ServingState & { checkedAt: number }>();
 
   constructor(
     private readonly source: ArtifactSource,
@@ -129,7 +132,7 @@ export class ModelCache {
       this.statuses.delete(id);
       return undefined;
     }
-    const state = { status: row.status, sha256: row.artifact_sha256, checkedAt: now };
+    const state = { status: row.status, sha256: row.artifact_sha256, name: row.name ?? null, version: row.version ?? null, checkedAt: now };
     if (row.status === "succeeded") {
       this.statuses.set(id, state);
       if (this.statuses.size > this.limits.maxModels * 4) this.statuses.delete(this.statuses.keys().next().value!);

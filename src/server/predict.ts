@@ -158,8 +158,14 @@ function predictionToWire(model: FittedModel, p: Prediction, withProbabilities: 
   }
 }
 
+/** A named model's registry identity, which its predict responses carry beside model_id. */
+export interface RegistryIdentity {
+  name: string | null;
+  version: number | null;
+}
+
 /** Validated rows → the 200 response body as JSON text. Throws ApiError / DataError (the caller maps them). */
-export function predictJson(modelId: string, model: FittedModel, body: PredictBody): string {
+export function predictJson(modelId: string, model: FittedModel, body: PredictBody, identity?: RegistryIdentity): string {
   if (model.algorithm.transductive) {
     throw new ApiError("transductive_model", `${model.algorithm.name} labels only the rows it was trained on and defines no cluster for a new row; GET /v1/models/${modelId}/labels lists them`, [
       { path: "rows", message: "transductive model" },
@@ -168,5 +174,6 @@ export function predictJson(modelId: string, model: FittedModel, body: PredictBo
   const X = encodeRows(body.rows, model.features);
   let prediction = predictPipeline(model.algorithm, model.pipeline, X);
   if (body.decision_threshold !== undefined) prediction = moveThreshold(model, prediction, body.decision_threshold);
-  return JSON.stringify({ model_id: modelId, ...predictionToWire(model, prediction, body.probabilities ?? false) });
+  const named = identity?.name != null ? { name: identity.name, version: identity.version } : null;
+  return JSON.stringify({ model_id: modelId, ...named, ...predictionToWire(model, prediction, body.probabilities ?? false) });
 }

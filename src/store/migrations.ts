@@ -120,7 +120,7 @@ const MIGRATIONS: readonly Migration[] = [
   `
   ALTER TABLE models ADD COLUMN facts_json TEXT;
   `,
-  // API keys (a salted hash of the secret, never the secret; revoked rows kept) and the
+  // 8: API keys (a salted hash of the secret, never the secret; revoked rows kept) and the
   // audit trail of who created or deleted what (issue 14, Access).
   `
   CREATE TABLE api_keys (
@@ -143,6 +143,22 @@ const MIGRATIONS: readonly Migration[] = [
     resource_type TEXT NOT NULL,
     resource_id TEXT NOT NULL,
     request_id TEXT NOT NULL
+  );
+  `,
+  // 9: the registry. A named model's version is 1 + the highest of its name (existing named
+  // models numbered in creation order); aliases point at a version of a name.
+  `
+  ALTER TABLE models ADD COLUMN version INTEGER;
+  UPDATE models SET version = numbered.v
+    FROM (SELECT id, row_number() OVER (PARTITION BY name ORDER BY seq) AS v FROM models WHERE name IS NOT NULL) AS numbered
+    WHERE models.id = numbered.id;
+  CREATE UNIQUE INDEX models_name_version ON models(name, version);
+  CREATE TABLE registry_aliases (
+    name TEXT NOT NULL,
+    alias TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (name, alias)
   );
   `,
 ];

@@ -46,6 +46,8 @@ export interface ModelRecord {
   seq: number;
   id: string;
   name: string | null;
+  /** 1 + the highest version of `name` when the model was created; null without a name. */
+  version: number | null;
   status: JobStatus;
   progress: number;
   spec: TrainSpec;
@@ -63,6 +65,14 @@ export interface ModelRecord {
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
+}
+
+/** What /predict reads per request: status and artifact checksum, and the name and version its response carries. */
+export interface ServingRow {
+  status: JobStatus;
+  artifact_sha256: string | null;
+  name: string | null;
+  version: number | null;
 }
 
 export interface ModelFilters {
@@ -83,6 +93,12 @@ export interface TrainingOutcome {
   facts?: Record<string, number> | null;
 }
 
+/**
+ * A named model's version, computed inside its INSERT (one statement holds SQLite's write
+ * lock, so API processes sharing the file cannot take the same number); NULL without a name.
+ */
+const NEXT_VERSION = "CASE WHEN ? IS NULL THEN NULL ELSE (SELECT coalesce(max(version), 0) + 1 FROM models WHERE name = ?) END";
+
 export class ModelRepository {
   private readonly sql: ReturnType<typeof statementCache>;
 
@@ -96,9 +112,9 @@ export class ModelRepository {
   insert(spec: TrainSpec): ModelRecord {
     const id = newId("md");
     this.sql(
-        "INSERT INTO models (id, name, dataset_id, algorithm, task, target, spec_json, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?)",
+        `INSERT INTO models (id, name, version, dataset_id, algorithm, task, target, spec_json, status, created_at) VALUES (?, ?, ${NEXT_VERSION}, ?, ?, ?, ?, ?, 'queued', ?)`,
       )
-      .run(id, spec.name, spec.dataset_id, spec.algorithm, spec.task, spec.target, JSON.stringify(spec), nowIso());
+      .run(id, spec.name, spec.name, spec.name, spec.dataset_id, spec.algorithm, spec.task, spec.target, JSON.stringify(spec), nowIso());
     return this.get(id)!;
   }
 
@@ -107,10 +123,10 @@ export class ModelRepository {
     const id = newId("md");
     const now = nowIso();
     this.sql(
-        `INSERT INTO models (id, name, dataset_id, algorithm, task, target, spec_json, status, progress, classes_json, artifact, artifact_sha256, pipeline_json, created_at, finished_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, 'succeeded', 1, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO models (id, name, version, dataset_id, algorithm, task, target, spec_json, status, progress, classes_json, artifact, artifact_sha256, pipeline_json, created_at, finished_at)
+         VALUES (?, ?, ${NEXT_VERSION}, ?, ?, ?, ?, ?, 'succeeded', 1, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(id, spec.name, spec.dataset_id, spec.algorithm, spec.task, spec.target, JSON.stringify(spec), classes ? JSON.stringify(classes) : null, artifact, sha256, JSON.stringify(pipeline), now, now);
+      .run(id, spec.name, spec.name, spec.name, spec.dataset_id, spec.algorithm, spec.task, spec.target, JSON.stringify(spec), classes ? JSON.stringify(classes) : null, artifact, sha256, JSON.stringify(pipeline), now, now);
     return this.get(id)!;
   }
 
@@ -130,8 +146,8 @@ export class ModelRepository {
   }
 
   /** The two facts /predict needs, by primary key (cheap enough for every request). */
-  servingState(id: string): { status: JobStatus; artifact_sha256: string | null } | undefined {
-    return this.sql("SELECT status, artifact_sha256 FROM models WHERE id = ?").get(id) as { status: JobStatus; artifact_sha256: string | null } | undefined;
+  servingState(id: string): ServingRow | undefined {
+    return this.sql("SELECT status, artifact_sha256, name, version FROM models WHERE id = ?").get(id) as ServingRow | undefined;
   }
 
   getArtifact(id: string): { artifact: Buffer; sha256: string } | undefined {
@@ -191,8 +207,14 @@ export class ModelRepository {
     );
   }
 
+  /** The model and the aliases that pointed at its version. */
   delete(id: string): boolean {
-    return this.sql("DELETE FROM models WHERE id = ?").run(id).changes > 0;
+    return this.db
+      .transaction(() => {
+        this.sql(`DELETE FROM registry_aliases WHERE (name, version) IN (SELECT name, version FROM models WHERE id = ?)`).run(id);
+        return this.sql("DELETE FROM models WHERE id = ?").run(id).changes > 0;
+      })
+      .immediate();
   }
 
   /**

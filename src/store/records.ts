@@ -57,6 +57,7 @@ export interface ModelRow {
   seq: number;
   id: string;
   name: string | null;
+  version: number | null;
   status: JobStatus;
   progress: number;
   spec_json: string;
@@ -75,13 +76,14 @@ export interface ModelRow {
 }
 
 export const MODEL_FIELDS =
-  "seq, id, name, status, progress, spec_json, classes_json, evaluation_id, metrics_json, warnings_json, fit_seconds, error_json, artifact_sha256, pipeline_json, facts_json, created_at, started_at, finished_at";
+  "seq, id, name, status, progress, spec_json, classes_json, evaluation_id, metrics_json, warnings_json, fit_seconds, error_json, artifact_sha256, pipeline_json, facts_json, created_at, started_at, finished_at, version";
 
 export function toModelRecord(r: ModelRow): ModelRecord {
   return {
     seq: r.seq,
     id: r.id,
     name: r.name,
+    version: r.version,
     status: r.status,
     progress: r.progress,
     spec: JSON.parse(r.spec_json),

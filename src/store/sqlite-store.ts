@@ -11,9 +11,10 @@ import { STORE_METHODS } from "./store-methods.js";
 import { DatasetRepository } from "./datasets.js";
 import { EvaluationRepository } from "./evaluations.js";
 import { ModelRepository } from "./models.js";
+import { RegistryRepository } from "./registry.js";
 import { SearchRepository } from "./searches.js";
 import { ApiKeyRepository, AuditRepository } from "./access.js";
-import type { ApiKeyStore, AuditStore, DatasetStore, EvaluationStore, ModelStore, OpenStoreOptions, SearchStore, Store } from "./store.js";
+import type { ApiKeyStore, AuditStore, DatasetStore, EvaluationStore, ModelStore, OpenStoreOptions, RegistryStore, SearchStore, Store } from "./store.js";
 
 type Promised<R, K extends keyof R> = { [P in K]: R[P] extends (...args: infer A) => infer T ? (...args: A) => Promise<T> : never };
 
@@ -40,6 +41,7 @@ export function openSqliteStore(path: string, options: OpenStoreOptions = {}): S
   return {
     datasets: promised(new DatasetRepository(db), STORE_METHODS.datasets) satisfies DatasetStore,
     models: promised(models, STORE_METHODS.models) satisfies ModelStore,
+    registry: promised(new RegistryRepository(db), STORE_METHODS.registry) satisfies RegistryStore,
     evaluations: promised(evaluations, STORE_METHODS.evaluations) satisfies EvaluationStore,
     searches: promised(new SearchRepository(db), STORE_METHODS.searches) satisfies SearchStore,
     apiKeys: promised(new ApiKeyRepository(db), STORE_METHODS.apiKeys) satisfies ApiKeyStore,

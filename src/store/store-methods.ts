@@ -1,4 +1,4 @@
-import type { ApiKeyStore, AuditStore, DatasetStore, EvaluationStore, ModelStore, SearchStore } from "./store.js";
+import type { ApiKeyStore, AuditStore, DatasetStore, EvaluationStore, ModelStore, RegistryStore, SearchStore } from "./store.js";
 
 /**
  * Every method of each repository interface, named once: both implementations wrap
@@ -22,6 +22,7 @@ export const STORE_METHODS = {
     "queued",
     "recover",
   ],
+  registry: ["latestSucceeded", "byVersion", "byAlias", "list", "entry", "versions", "setAlias", "deleteAlias"],
   evaluations: ["insert", "get", "list", "fingerprint", "markRunning", "setProgress", "succeed", "finishUnsuccessfully", "queued", "recover"],
   searches: ["insertWithCandidates", "status", "candidateOutcome", "get", "list", "markRunning", "update", "succeed", "finishUnsuccessfully", "cancel", "recover"],
   apiKeys: ["insert", "get", "list", "revoke", "countActive"],
@@ -29,6 +30,7 @@ export const STORE_METHODS = {
 } as const satisfies {
   datasets: readonly (keyof DatasetStore)[];
   models: readonly (keyof ModelStore)[];
+  registry: readonly (keyof RegistryStore)[];
   evaluations: readonly (keyof EvaluationStore)[];
   searches: readonly (keyof SearchStore)[];
   apiKeys: readonly (keyof ApiKeyStore)[];

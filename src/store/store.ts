@@ -8,7 +8,8 @@
  */
 import type { ColumnInfo, DatasetRecord, DatasetSummary } from "./datasets.js";
 import type { EvaluationFilters, EvaluationRecord, EvaluationResult, NewEvaluation } from "./evaluations.js";
-import type { JobStatus, ModelFilters, ModelRecord, Problem, StepSummary, TrainingOutcome, TrainSpec } from "./models.js";
+import type { JobStatus, ModelFilters, ModelRecord, Problem, ServingRow, StepSummary, TrainingOutcome, TrainSpec } from "./models.js";
+import type { RegistryEntry, SetAliasOutcome } from "./registry.js";
 import type { CandidateOutcome, NewSearch, SearchRecord, SearchResultRow } from "./searches.js";
 import type { ApiKeyRecord, AuditRecord, NewApiKey, NewAuditEntry } from "./access.js";
 import type { Frame } from "../data/frame.js";
@@ -38,7 +39,7 @@ export interface ModelStore {
   insertImported(spec: TrainSpec, artifact: Buffer, sha256: string, classes: string[] | null, pipeline: StepSummary[]): Promise<ModelRecord>;
   get(id: string): Promise<ModelRecord | undefined>;
   list(filters: ModelFilters, limit: number, before: number | null): Promise<ModelRecord[]>;
-  servingState(id: string): Promise<{ status: JobStatus; artifact_sha256: string | null } | undefined>;
+  servingState(id: string): Promise<ServingRow | undefined>;
   getArtifact(id: string): Promise<{ artifact: Buffer; sha256: string } | undefined>;
   markRunning(id: string): Promise<boolean>;
   setProgress(id: string, progress: number): Promise<void>;
@@ -102,9 +103,27 @@ export interface AuditStore {
   list(limit: number, before: number | null): Promise<AuditRecord[]>;
 }
 
+/** Model names, versions and aliases: a reference resolves to a model id, read fresh each time (no cache). */
+export interface RegistryStore {
+  /** The highest succeeded version of the name. */
+  latestSucceeded(name: string): Promise<string | undefined>;
+  byVersion(name: string, version: number): Promise<string | undefined>;
+  /** The version the alias names; undefined for an unknown alias. */
+  byAlias(name: string, alias: string): Promise<string | undefined>;
+  /** Names after `after` (exclusive) in byte order, at most `limit`. */
+  list(limit: number, after: string | null): Promise<RegistryEntry[]>;
+  entry(name: string): Promise<RegistryEntry | undefined>;
+  /** The name's models, highest version first, below `beforeVersion` when given. */
+  versions(name: string, limit: number, beforeVersion: number | null): Promise<ModelRecord[]>;
+  /** Creates or moves the alias to an existing version of the name. */
+  setAlias(name: string, alias: string, version: number): Promise<SetAliasOutcome>;
+  deleteAlias(name: string, alias: string): Promise<boolean>;
+}
+
 export interface Store {
   readonly datasets: DatasetStore;
   readonly models: ModelStore;
+  readonly registry: RegistryStore;
   readonly evaluations: EvaluationStore;
   readonly searches: SearchStore;
   readonly apiKeys: ApiKeyStore;

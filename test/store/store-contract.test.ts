@@ -166,7 +166,7 @@ for (const factory of factories) {
       assert.ok(Buffer.isBuffer(stored.artifact));
       assert.ok(stored.artifact.equals(artifact));
       assert.equal(stored.sha256, createHash("sha256").update(artifact).digest("hex"));
-      assert.deepEqual(await store.models.servingState(model.id), { status: "succeeded", artifact_sha256: stored.sha256 });
+      assert.deepEqual(await store.models.servingState(model.id), { status: "succeeded", artifact_sha256: stored.sha256, name: "m", version: 1 });
       const evaluation = (await store.evaluations.get(done.evaluation_id!))!;
       assert.equal(evaluation.model_id, model.id);
       assert.deepEqual(Object.keys(evaluation.spec), ["b", "a"], "JSON comes back as stored");
@@ -364,6 +364,67 @@ for (const factory of factories) {
       answers.set(`${factory.name}:access`, comparable({ keys: (await store.apiKeys.list(10, null)).map((k) => ({ ...k, id: undefined, created_by: k.created_by && "id", created_at: undefined, revoked_at: Boolean(k.revoked_at) })), audit: audit.map((r) => ({ ...r, key_id: r.key_id && "id", time: undefined })) }));
     });
 
+    test("registry: versions per name (also under 10 concurrent inserts), resolution, aliases, listing in byte order", async () => {
+      const done = async (name: string) => {
+        const m = await store.models.insert(spec("ds_reg", name));
+        await store.models.succeed(m.id, outcome(Buffer.from(`{"m":"${m.id}"}`), false));
+        return m;
+      };
+      const b1 = await done("b-model");
+      const b2 = await done("b-model");
+      const b3 = await store.models.insert(spec("ds_reg", "b-model"));
+      await store.models.finishUnsuccessfully(b3.id, "failed", interrupted);
+      const upper = await done("B-model");
+      const unnamed = await store.models.insert(spec("ds_reg"));
+      assert.deepEqual([b1.version, b2.version, b3.version, upper.version, unnamed.version], [1, 2, 3, 1, null]);
+      assert.equal((await store.models.get(b2.id))!.version, 2);
+      const imported = await store.models.insertImported(spec("", "b-model"), Buffer.from("{}"), "0".repeat(64), null, []);
+      assert.equal(imported.version, 4);
+
+      const burst = await Promise.all(Array.from({ length: 10 }, () => store.models.insert(spec("ds_reg", "burst"))));
+      assert.deepEqual(burst.map((m) => m.version).sort((x, y) => x! - y!), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+
+      assert.equal(await store.registry.latestSucceeded("b-model"), imported.id, "an imported model is succeeded");
+      await store.models.delete(imported.id);
+      assert.equal(await store.registry.latestSucceeded("b-model"), b2.id, "the failed version 3 is skipped");
+      assert.equal(await store.registry.byVersion("b-model", 3), b3.id);
+      assert.equal(await store.registry.byVersion("b-model", 9), undefined);
+      assert.equal(await store.registry.latestSucceeded("burst"), undefined);
+      assert.equal(await store.registry.latestSucceeded("nobody"), undefined);
+
+      assert.equal(await store.registry.setAlias("b-model", "prod", 1), "set");
+      assert.equal(await store.registry.byAlias("b-model", "prod"), b1.id);
+      assert.equal(await store.registry.setAlias("b-model", "prod", 2), "set");
+      assert.equal(await store.registry.byAlias("b-model", "prod"), b2.id);
+      assert.equal(await store.registry.setAlias("b-model", "prod", 7), "unknown_version");
+      assert.equal(await store.registry.setAlias("nobody", "prod", 1), "unknown_name");
+      assert.equal(await store.registry.setAlias("b-model", "old", 1), "set");
+      assert.equal(await store.registry.byAlias("b-model", "missing"), undefined);
+
+      const entry = (await store.registry.entry("b-model"))!;
+      assert.deepEqual(entry, { name: "b-model", latest_version: 3, latest_succeeded_version: 2, aliases: { old: 1, prod: 2 } });
+      assert.equal(await store.registry.entry("nobody"), undefined);
+      assert.deepEqual((await store.registry.versions("b-model", 2, null)).map((m) => m.version), [3, 2]);
+      assert.deepEqual((await store.registry.versions("b-model", 2, 2)).map((m) => m.version), [1]);
+
+      const firstPage = await store.registry.list(2, null);
+      const rest = await store.registry.list(10, firstPage[firstPage.length - 1].name);
+      const listed = [...firstPage, ...rest];
+      // Earlier tests named their models "m" (and "search … best"); this test's names come first in byte order.
+      assert.deepEqual(listed.map((e) => e.name).slice(0, 3), ["B-model", "b-model", "burst"], "byte order: upper case first");
+      assert.equal(new Set(listed.map((e) => e.name)).size, listed.length, "each name once across pages");
+      assert.deepEqual(listed[1].aliases, { old: 1, prod: 2 });
+
+      assert.equal(await store.registry.deleteAlias("b-model", "old"), true);
+      assert.equal(await store.registry.deleteAlias("b-model", "old"), false);
+      await store.models.delete(b2.id);
+      assert.equal(await store.registry.byAlias("b-model", "prod"), undefined, "deleting a version deletes its aliases");
+      assert.deepEqual((await store.registry.entry("b-model"))!.aliases, {});
+      const served = await store.models.servingState(b1.id);
+      assert.deepEqual([served!.name, served!.version], ["b-model", 1]);
+      answers.set(`${factory.name}:registry`, { entries: await store.registry.list(10, null), next: (await store.models.insert(spec("ds_reg", "b-model"))).version });
+    });
+
     test("delete: a dataset and all its chunks go", async () => {
       assert.equal(await store.datasets.delete(datasetId), true);
       assert.equal(await store.datasets.delete(datasetId), false);
@@ -375,7 +436,7 @@ for (const factory of factories) {
 }
 
 test("both stores give the same answers", { skip: factories.find((f) => f.skip)?.skip }, () => {
-  for (const part of ["datasets", "models", "evaluations", "searches", "access"]) {
+  for (const part of ["datasets", "models", "evaluations", "searches", "access", "registry"]) {
     assert.ok(answers.has(`sqlite:${part}`) && answers.has(`postgres:${part}`), `both stores answered ${part}`);
     assert.deepEqual(answers.get(`postgres:${part}`), answers.get(`sqlite:${part}`), part);
   }

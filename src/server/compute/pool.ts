@@ -11,6 +11,7 @@ import type { CacheLimits } from "../model-cache.js";
 import type { DatasetSummary } from "../../store/datasets.js";
 import type { StoreLocator } from "../../store/store.js";
 import type { PredictBody } from "../schemas/models.js";
+import type { RegistryIdentity } from "../predict.js";
 import type { ExplainOptions, Explained } from "../explain.js";
 import type { FeatureScoresTask, WireScore } from "./feature-scores.js";
 import type { DatasetUpload } from "./ingest-dataset.js";
@@ -59,8 +60,8 @@ export class ComputePool {
   }
 
   /** An unparsed body (its blocks are moved to the thread, not copied) or a parsed one → the 200 response's JSON bytes. */
-  async predict(modelId: string, sha256: string, maxRows: number, input: { blocks: Uint8Array<ArrayBuffer>[] } | { body: PredictBody }): Promise<Buffer> {
-    const base = { kind: "predict", modelId, sha256, maxRows } as const;
+  async predict(modelId: string, sha256: string, maxRows: number, input: { blocks: Uint8Array<ArrayBuffer>[] } | { body: PredictBody }, identity?: RegistryIdentity): Promise<Buffer> {
+    const base = { kind: "predict", modelId, sha256, maxRows, ...(identity ? { identity } : {}) } as const;
     const task: ComputeTask = "blocks" in input ? { ...base, blocks: input.blocks } : { ...base, body: input.body };
     const transferList = "blocks" in input ? input.blocks.map((b) => b.buffer) : undefined;
     const result = await this.run(task, transferList);

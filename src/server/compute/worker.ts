@@ -16,7 +16,7 @@ import { move, workerData } from "piscina";
 import { openStore, type Store, type StoreLocator } from "../../store/store.js";
 import { ApiError } from "../errors.js";
 import { ModelCache, type CacheLimits } from "../model-cache.js";
-import { parsePredictBody, predictJson, servingModel } from "../predict.js";
+import { parsePredictBody, predictJson, servingModel, type RegistryIdentity } from "../predict.js";
 import type { PredictBody } from "../schemas/models.js";
 import { explainModel, type ExplainOptions, type Explained } from "../explain.js";
 import { scoreFeatures, type FeatureScoresTask, type WireScore } from "./feature-scores.js";
@@ -30,7 +30,7 @@ export interface ComputeWorkerData {
 
 export type ComputeTask =
   /** `blocks`: an unparsed body; `body`: one already parsed and validated on the request thread. */
-  | { kind: "predict"; modelId: string; sha256: string; maxRows: number; blocks?: Uint8Array[]; body?: PredictBody }
+  | { kind: "predict"; modelId: string; sha256: string; maxRows: number; blocks?: Uint8Array[]; body?: PredictBody; identity?: RegistryIdentity }
   | ({ kind: "feature-scores"; datasetId: string } & FeatureScoresTask)
   | { kind: "ingest-dataset"; upload: DatasetUpload }
   /** `options` null: only check that the stored artifact still loads (the artifact route's 409). */
@@ -66,7 +66,7 @@ async function predict(task: Extract<ComputeTask, { kind: "predict" }>): Promise
   const { models } = await reader();
   const body = task.body ?? parsePredictBody(task.blocks!, task.maxRows);
   const model = await servingModel(models, task.modelId, task.sha256);
-  return predictJson(task.modelId, model, body);
+  return predictJson(task.modelId, model, body, task.identity);
 }
 
 async function explain(task: Extract<ComputeTask, { kind: "explain" }>): Promise<Explained | null> {

@@ -11,7 +11,10 @@ import { ArtifactError, loadArtifact } from "../../training/artifact.js";
 import { describePipeline } from "../../training/pipeline.js";
 import { resolveSpec, SpecError, storedSpecExtras } from "../../training/spec.js";
 import { ApiError, checkJobCapacity, notFound } from "../errors.js";
-import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
+import { errorResponses, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
+import { modelName } from "../schemas/model-name.js";
+import { modelRefParams } from "../schemas/registry.js";
+import { resolveModelRef } from "../model-ref.js";
 import { createModelBody, explainQuery, labelsQuery, labelsResponse, listModelsQuery, modelSchema } from "../schemas/models.js";
 import { servingModel } from "../predict.js";
 import { cursorSeq, page } from "./pagination.js";
@@ -36,6 +39,7 @@ export function modelToWire(m: ModelRecord) {
   return {
     id: m.id,
     name: m.name,
+    version: m.version,
     status: m.status,
     progress: m.progress,
     algorithm: s.algorithm,
@@ -67,9 +71,11 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { store, jobs, models, compute } = app.services;
 
-  const getModel = async (id: string): Promise<ModelRecord> => {
-    const m = await store.models.get(id);
-    if (!m) throw notFound("model", id);
+  /** The model a path's reference (id, name@alias, name:version, name) names; 404 when none. */
+  const getModel = async (ref: string): Promise<ModelRecord> => {
+    const id = await resolveModelRef(store, ref);
+    const m = id === undefined ? undefined : await store.models.get(id);
+    if (!m) throw notFound("model", ref);
     return m;
   };
   const requireSucceeded = (m: ModelRecord) => {
@@ -137,13 +143,13 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
     },
   );
 
-  app.get("/models/:id", { schema: { operationId: "getModel", summary: "A model: its training job's status and progress, parameters, metrics and warnings", tags: ["models"], params: idParams, response: { 200: modelSchema, 404: problemSchema } } }, async (request) =>
+  app.get("/models/:id", { schema: { operationId: "getModel", summary: "A model: its training job's status and progress, parameters, metrics and warnings", tags: ["models"], params: modelRefParams, response: { 200: modelSchema, 404: problemSchema } } }, async (request) =>
     modelToWire((await getModel(request.params.id))),
   );
 
   app.delete(
     "/models/:id",
-    { schema: { operationId: "deleteModel", tags: ["models"], summary: "Delete a model (a running job is cancelled first)", params: idParams, response: { 204: z.null(), 404: problemSchema } } },
+    { schema: { operationId: "deleteModel", tags: ["models"], summary: "Delete a model (a running job is cancelled first)", params: modelRefParams, response: { 204: z.null(), 404: problemSchema } } },
     async (request, reply) => {
       const m = (await getModel(request.params.id));
       if (m.status === "queued" || m.status === "running") await jobs.cancel(m.id);
@@ -156,11 +162,11 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
 
   app.post(
     "/models/:id/cancel",
-    { config: { scope: "train" }, schema: { operationId: "cancelModel", tags: ["models"], summary: "Cancel a queued or running training job", params: idParams, response: { 202: modelSchema, 404: problemSchema, 409: problemSchema } } },
+    { config: { scope: "train" }, schema: { operationId: "cancelModel", tags: ["models"], summary: "Cancel a queued or running training job", params: modelRefParams, response: { 202: modelSchema, 404: problemSchema, 409: problemSchema } } },
     async (request, reply) => {
       const m = (await getModel(request.params.id));
       if (!(await jobs.cancel(m.id))) throw new ApiError("wrong_state", `model ${m.id} is ${m.status}; only a queued or running job can be cancelled`);
-      return reply.code(202).send(modelToWire(await getModel(m.id)));
+      return reply.code(202).send(modelToWire((await store.models.get(m.id)) ?? m));
     },
   );
 
@@ -176,7 +182,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
           "Bounded, the whole state staying in the artifact: format=text|dot for trees; a tree shows at most max_nodes nodes (default 1000, breadth-first), the rest marked truncated, and per node the best 20 split candidates (more_candidates counts the rest). " +
           "SVM and SVR list at most max_values numbers (default 1000) of primal weights (linear kernel) and dual coefficients in all problems together, flagged coefficients_truncated / dual_coef_truncated, and list problems while that lasts (problem_count, problems_truncated); " +
           "an MLP lists per layer its shape and at most max_values weights (whole rows from the first input) and biases, with truncated set when some were left out. 409 wrong_state when the stored artifact no longer loads.",
-        params: idParams,
+        params: modelRefParams,
         querystring: explainQuery,
         response: { 200: z.union([z.record(z.string(), z.unknown()), z.string()]), 404: problemSchema, 409: problemSchema, ...errorResponses },
       },
@@ -205,7 +211,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
         summary:
           "Clustering models: the cluster of every training row, in the training dataset's row order (−1 for noise), a page at a time. " +
           "Transductive methods (agnes, diana, optics) answer only here: they define no cluster for a new row. 422 for a model that does not cluster.",
-        params: idParams,
+        params: modelRefParams,
         querystring: labelsQuery,
         response: { 200: labelsResponse, 404: problemSchema, 409: problemSchema, ...errorResponses },
       },
@@ -233,7 +239,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
       schema: {
         operationId: "getModelArtifact", tags: ["models"],
         summary: "The model artifact (JSON); POST it to /v1/models/import elsewhere. 409 wrong_state when the stored artifact no longer loads.",
-        params: idParams,
+        params: modelRefParams,
         response: { 200: z.record(z.string(), z.unknown()), 404: problemSchema, 409: problemSchema },
       },
     },
@@ -255,7 +261,8 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
     {
       schema: {
         operationId: "importModel", tags: ["models"],
-        summary: "Import an artifact exported by GET /v1/models/{id}/artifact (validated, never executed)",
+        summary: "Import an artifact exported by GET /v1/models/{id}/artifact (validated, never executed); with ?name= it becomes the next version of that name",
+        querystring: z.object({ name: modelName.optional() }),
         body: z.record(z.string(), z.unknown()),
         response: { 201: modelSchema, ...errorResponses },
       },
@@ -280,7 +287,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
         validation: { method: "none" },
         seed: 0,
         positive_class: model.positiveClass,
-        name: null,
+        name: request.query.name ?? null,
       };
       const record = await store.models.insertImported(spec, bytes, model.sha256, model.classes, describePipeline(model.pipeline));
       reply.header("location", `/v1/models/${record.id}`);

@@ -1,5 +1,5 @@
 /**
- * POST /v1/models/{id}/predict. Single rows and small batches run on the request
+ * POST /v1/models/{ref}/predict (an id, name@alias, name:version or name). Single rows and small batches run on the request
  * thread against the model cache (microseconds); a large batch runs on the
  * compute pool, and a large body is not even parsed here (JSON.parse of 75 MB
  * is half a second). Rows past XIGUA_PREDICT_MAX_ROWS are a 413 before any
@@ -16,12 +16,14 @@ import { ApiError, notFound } from "../errors.js";
 import { fastBodyValidator, isWellFormedPredictBody } from "../fast-validation.js";
 import { checkRowCount, INLINE_MAX_ROWS, predictJson, runsInline, servingModel } from "../predict.js";
 import { bodyBlocks, registerPredictBodyReader, UnparsedPredictBody } from "../predict-body.js";
-import { errorResponses, idParams, problemSchema } from "../schemas/common.js";
+import { isModelId, resolveModelRef } from "../model-ref.js";
+import { errorResponses, problemSchema } from "../schemas/common.js";
+import { modelRefParams } from "../schemas/registry.js";
 import { predictBody, predictResponse, type PredictBody } from "../schemas/models.js";
 
 export const predictRoute: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const { models, compute, config } = app.services;
+  const { models, compute, config, store } = app.services;
 
   // This plugin's own JSON reader (encapsulated: other routes keep the default one).
   registerPredictBodyReader(app, config.bodyLimitBytes);
@@ -33,7 +35,7 @@ export const predictRoute: FastifyPluginAsync = async (base) => {
       schema: {
         operationId: "predict", tags: ["models"],
         summary: `Predict for raw rows (at most XIGUA_PREDICT_MAX_ROWS rows, default 100,000; batches over ${INLINE_MAX_ROWS} rows run on the compute pool)`,
-        params: idParams,
+        params: modelRefParams,
         body: predictBody,
         response: { 200: predictResponse, 404: problemSchema, 409: problemSchema, 413: problemSchema, 503: problemSchema, ...errorResponses },
       },
@@ -45,23 +47,26 @@ export const predictRoute: FastifyPluginAsync = async (base) => {
       validatorCompiler: fastBodyValidator(predictBody, (body) => body instanceof UnparsedPredictBody || isWellFormedPredictBody(body)) as never,
     },
     async (request, reply) => {
-      const id = request.params.id;
+      const ref = request.params.id;
+      // An id resolves without the store; a name, version or alias is read fresh (an alias moved elsewhere counts now).
+      const id = isModelId(ref) ? ref : await resolveModelRef(store, ref);
+      if (id === undefined) throw notFound("model", ref);
       // Cache hits answer synchronously: no await on the single-row hot path.
       const serving = models.peekServingState(id) ?? (await models.servingState(id));
-      if (!serving) throw notFound("model", id);
+      if (!serving) throw notFound("model", ref);
       if (serving.status !== "succeeded" || !serving.sha256) throw new ApiError("wrong_state", `model ${id} is ${serving.status}; only a succeeded model can do this`);
       const sha256 = serving.sha256;
       const body = request.body as PredictBody | UnparsedPredictBody;
       // Already JSON text: sent as is, past the schema serializer (typed as the schema's shape by construction).
       const send = (json: string | Buffer) => reply.type("application/json; charset=utf-8").send(json as never);
-      if (body instanceof UnparsedPredictBody) return send(await compute.predict(id, sha256, config.predictMaxRows, { blocks: body.blocks }));
+      if (body instanceof UnparsedPredictBody) return send(await compute.predict(id, sha256, config.predictMaxRows, { blocks: body.blocks }, { name: serving.name, version: serving.version }));
 
       const model = models.peek(id, sha256) ?? (await servingModel(models, id, sha256));
       if (!runsInline(body.rows.length, model.bytes)) {
         const blocks = bodyBlocks(request);
-        return send(await compute.predict(id, sha256, config.predictMaxRows, blocks ? { blocks } : { body }));
+        return send(await compute.predict(id, sha256, config.predictMaxRows, blocks ? { blocks } : { body }, { name: serving.name, version: serving.version }));
       }
-      return send(predictJson(id, model, body));
+      return send(predictJson(id, model, body, serving));
     },
   );
 };

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { cellValue, jobStatus, problemSchema } from "./common.js";
+import { modelName } from "./model-name.js";
 import { listSteps } from "../../training/steps.js";
 import { MAX_CURVE_FOLDS, MAX_CURVE_POINTS } from "../../training/validation.js";
 import { EXPLAIN_DEFAULT_MAX_NODES, EXPLAIN_MAX_NODES } from "../../models/tree/explain.js";
@@ -62,7 +63,7 @@ export const createModelBody = z
     validation: validationRequestSchema.optional(),
     seed: z.number().int().min(0).max(2 ** 32 - 1).optional().describe("Default: drawn at random and recorded on the model."),
     positive_class: z.string().optional().describe("Positive class for binary metrics (default: the second of the sorted classes)."),
-    name: z.string().max(200).optional(),
+    name: modelName.optional(),
   })
   .strict();
 
@@ -70,6 +71,7 @@ export const modelSchema = z
   .object({
     id: z.string(),
     name: z.string().nullable(),
+    version: z.number().int().nullable().describe("The model's version of its name (1 + the highest before it); null without a name."),
     status: jobStatus,
     progress: z.number(),
     algorithm: z.string(),
@@ -140,7 +142,9 @@ export const labelsResponse = z
   .meta({ id: "ClusterLabels" });
 
 export const predictResponse = z.object({
-  model_id: z.string(),
+  model_id: z.string().describe("The model that answered (a name, version or alias in the path resolved to it)."),
+  name: z.string().optional().describe("A named model's registry name."),
+  version: z.number().int().optional().describe("A named model's version."),
   predictions: z
     .array(z.union([z.string(), z.number(), z.null()]))
     .optional()

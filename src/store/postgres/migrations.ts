@@ -133,7 +133,7 @@ const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE models ADD COLUMN facts_json text;
   `,
-  // API keys and the audit trail (SQLite's migration of the same name, issue 14).
+  // 3: API keys and the audit trail (SQLite's migration 8, issue 14).
   `
   CREATE TABLE api_keys (
     seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -155,6 +155,23 @@ const MIGRATIONS: readonly string[] = [
     resource_type text NOT NULL,
     resource_id text NOT NULL,
     request_id text NOT NULL
+  );
+  `,
+  // 4: the registry (SQLite's migration 9): a named model's version is 1 + the highest of its
+  // name, taken under an advisory lock per name (PgModelRepository's inserts), the unique index a
+  // backstop; aliases point at a version of a name.
+  `
+  ALTER TABLE models ADD COLUMN version integer;
+  UPDATE models SET version = numbered.v
+    FROM (SELECT id, row_number() OVER (PARTITION BY name ORDER BY seq) AS v FROM models WHERE name IS NOT NULL) AS numbered
+    WHERE models.id = numbered.id;
+  CREATE UNIQUE INDEX models_name_version ON models(name, version);
+  CREATE TABLE registry_aliases (
+    name text NOT NULL,
+    alias text NOT NULL,
+    version integer NOT NULL,
+    updated_at text NOT NULL,
+    PRIMARY KEY (name, alias)
   );
   `,
 ];

@@ -1,33 +1,47 @@
 /** Models in PostgreSQL: the SQLite repository's guarded transitions (src/store/models.ts), statement for statement. */
 import type pg from "pg";
 import { newId, nowIso } from "../ids.js";
-import type { JobStatus, ModelFilters, ModelRecord, Problem, StepSummary, TrainingOutcome, TrainSpec } from "../models.js";
+import type { JobStatus, ModelFilters, ModelRecord, Problem, ServingRow, StepSummary, TrainingOutcome, TrainSpec } from "../models.js";
 import { MODEL_FIELDS, toModelRecord, type ModelRow } from "../records.js";
 import { changes, one, rows, transaction } from "./connection.js";
 import { insertEvaluation } from "./evaluations.js";
 
+/** $2 is the name; NULL without one. */
+const NEXT_VERSION = "CASE WHEN $2::text IS NULL THEN NULL ELSE (SELECT coalesce(max(version), 0) + 1 FROM models WHERE name = $2::text) END";
+
 export class PgModelRepository {
   constructor(private readonly pool: pg.Pool) {}
 
-  async insert(spec: TrainSpec): Promise<ModelRecord> {
-    const row = await one<ModelRow>(
-      this.pool,
-      `INSERT INTO models (id, name, dataset_id, algorithm, task, target, spec_json, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8) RETURNING ${MODEL_FIELDS}`,
+  insert(spec: TrainSpec): Promise<ModelRecord> {
+    return this.insertVersioned(
+      spec.name,
+      `INSERT INTO models (id, name, version, dataset_id, algorithm, task, target, spec_json, status, created_at) VALUES ($1, $2, ${NEXT_VERSION}, $3, $4, $5, $6, $7, 'queued', $8) RETURNING ${MODEL_FIELDS}`,
       [newId("md"), spec.name, spec.dataset_id, spec.algorithm, spec.task, spec.target, JSON.stringify(spec), nowIso()],
     );
-    return toModelRecord(row!);
   }
 
   /** A model that arrives as an imported artifact: already trained. */
-  async insertImported(spec: TrainSpec, artifact: Buffer, sha256: string, classes: string[] | null, pipeline: StepSummary[]): Promise<ModelRecord> {
+  insertImported(spec: TrainSpec, artifact: Buffer, sha256: string, classes: string[] | null, pipeline: StepSummary[]): Promise<ModelRecord> {
     const now = nowIso();
-    const row = await one<ModelRow>(
-      this.pool,
-      `INSERT INTO models (id, name, dataset_id, algorithm, task, target, spec_json, status, progress, classes_json, artifact, artifact_sha256, pipeline_json, created_at, finished_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'succeeded', 1, $8, $9, $10, $11, $12, $13) RETURNING ${MODEL_FIELDS}`,
+    return this.insertVersioned(
+      spec.name,
+      `INSERT INTO models (id, name, version, dataset_id, algorithm, task, target, spec_json, status, progress, classes_json, artifact, artifact_sha256, pipeline_json, created_at, finished_at)
+       VALUES ($1, $2, ${NEXT_VERSION}, $3, $4, $5, $6, $7, 'succeeded', 1, $8, $9, $10, $11, $12, $13) RETURNING ${MODEL_FIELDS}`,
       [newId("md"), spec.name, spec.dataset_id, spec.algorithm, spec.task, spec.target, JSON.stringify(spec), classes ? JSON.stringify(classes) : null, artifact, sha256, JSON.stringify(pipeline), now, now],
     );
-    return toModelRecord(row!);
+  }
+
+  /**
+   * A named model takes its version under a transaction-scoped advisory lock on its name:
+   * concurrent inserts of one name (from any process) queue there, and each INSERT's
+   * snapshot, taken after the lock, sees the versions committed before it.
+   */
+  private async insertVersioned(name: string | null, sql: string, params: unknown[]): Promise<ModelRecord> {
+    if (name === null) return toModelRecord((await one<ModelRow>(this.pool, sql, params))!);
+    return transaction(this.pool, async (client) => {
+      await client.query("SELECT pg_advisory_xact_lock(hashtext('xigua model version'), hashtext($1))", [name]);
+      return toModelRecord((await one<ModelRow>(client, sql, params))!);
+    });
   }
 
   async get(id: string): Promise<ModelRecord | undefined> {
@@ -48,8 +62,8 @@ export class PgModelRepository {
     return found.map(toModelRecord);
   }
 
-  servingState(id: string): Promise<{ status: JobStatus; artifact_sha256: string | null } | undefined> {
-    return one(this.pool, "SELECT status, artifact_sha256 FROM models WHERE id = $1", [id]);
+  servingState(id: string): Promise<ServingRow | undefined> {
+    return one(this.pool, "SELECT status, artifact_sha256, name, version FROM models WHERE id = $1", [id]);
   }
 
   async getArtifact(id: string): Promise<{ artifact: Buffer; sha256: string } | undefined> {
@@ -102,8 +116,12 @@ export class PgModelRepository {
     );
   }
 
-  async delete(id: string): Promise<boolean> {
-    return (await changes(this.pool, "DELETE FROM models WHERE id = $1", [id])) > 0;
+  /** The model and the aliases that pointed at its version. */
+  delete(id: string): Promise<boolean> {
+    return transaction(this.pool, async (client) => {
+      await client.query("DELETE FROM registry_aliases WHERE (name, version) IN (SELECT name, version FROM models WHERE id = $1)", [id]);
+      return (await changes(client, "DELETE FROM models WHERE id = $1", [id])) > 0;
+    });
   }
 
   /** Queued jobs created before `createdBefore` (ISO time), oldest first: what a trainer sends to the queue again if the queue lost it. */

@@ -7,13 +7,14 @@
  */
 import type pg from "pg";
 import { STORE_METHODS } from "../store-methods.js";
-import type { ApiKeyStore, AuditStore, DatasetStore, EvaluationStore, ModelStore, OpenStoreOptions, SearchStore, Store } from "../store.js";
+import type { ApiKeyStore, AuditStore, DatasetStore, EvaluationStore, ModelStore, OpenStoreOptions, RegistryStore, SearchStore, Store } from "../store.js";
 import { PgApiKeyRepository, PgAuditRepository } from "./access.js";
 import { asUnavailable, createPool, splitSchema, unavailableOnConnectionFailure } from "./connection.js";
 import { migrate } from "./migrations.js";
 import { PgDatasetRepository } from "./datasets.js";
 import { PgEvaluationRepository } from "./evaluations.js";
 import { PgModelRepository } from "./models.js";
+import { PgRegistryRepository } from "./registry.js";
 import { PgSearchRepository } from "./searches.js";
 
 /** isHealthy's answer within this, or false (a health probe must not hang on a dead database). */
@@ -39,6 +40,7 @@ export async function openPostgresStore(locator: { url: string; schema?: string 
   return {
     datasets: unavailableOnConnectionFailure(new PgDatasetRepository(pool), STORE_METHODS.datasets) satisfies DatasetStore,
     models: unavailableOnConnectionFailure(new PgModelRepository(pool), STORE_METHODS.models) satisfies ModelStore,
+    registry: unavailableOnConnectionFailure(new PgRegistryRepository(pool), STORE_METHODS.registry) satisfies RegistryStore,
     evaluations: unavailableOnConnectionFailure(new PgEvaluationRepository(pool), STORE_METHODS.evaluations) satisfies EvaluationStore,
     searches: unavailableOnConnectionFailure(new PgSearchRepository(pool), STORE_METHODS.searches) satisfies SearchStore,
     apiKeys: unavailableOnConnectionFailure(new PgApiKeyRepository(pool), STORE_METHODS.apiKeys) satisfies ApiKeyStore,
