@@ -120,6 +120,11 @@ const MIGRATIONS: readonly Migration[] = [
   `
   ALTER TABLE models ADD COLUMN facts_json TEXT;
   `,
+  // Lineage of a dataset a model made from another (POST /v1/models/{id}/transform):
+  // {"model_id", "dataset_id"} as JSON; NULL for an upload.
+  `
+  ALTER TABLE datasets ADD COLUMN source_json TEXT;
+  `,
 ];
 
 /** Chunk sizes of the datasets migration 4 converts; each dataset records its own (chunk_rows, level_chunk). */

@@ -133,6 +133,10 @@ const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE models ADD COLUMN facts_json text;
   `,
+  // Lineage of a dataset a model made from another (SQLite's migration 8).
+  `
+  ALTER TABLE datasets ADD COLUMN source_json text;
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;
