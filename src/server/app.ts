@@ -33,6 +33,7 @@ import { datasetRoutes } from "./routes/datasets.js";
 import { evaluationRoutes } from "./routes/evaluations.js";
 import { healthRoutes } from "./routes/health.js";
 import { modelRoutes } from "./routes/models.js";
+import { transformRoutes } from "./routes/transform.js";
 import "./services.js";
 import { OPEN_PRINCIPAL, type Principal } from "./access/principal.js";
 
@@ -173,6 +174,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(featureScoreRoutes, { prefix: "/v1" });
   await app.register(algorithmRoutes, { prefix: "/v1" });
   await app.register(modelRoutes, { prefix: "/v1" });
+  await app.register(transformRoutes, { prefix: "/v1" });
   await app.register(evaluationRoutes, { prefix: "/v1" });
   await app.register(comparisonRoutes, { prefix: "/v1" });
   await app.register(searchRoutes, { prefix: "/v1" });
