@@ -103,6 +103,11 @@ export interface Algorithm<P = any, S = any> {
    * GET /v1/models/{id}/labels), a graph-based semi-supervised learner's transduction (class indices).
    */
   trainingLabels?(state: S): Int32Array;
+  /**
+   * Projections: the name of each output coordinate (pc1, pc2, …), in Prediction order —
+   * the columns POST /v1/models/{id}/transform writes.
+   */
+  outputNames?(state: S): readonly string[];
   /** Family-specific explanation (API.md /explain). */
   explain?(state: S, options?: { format?: string; maxNodes?: number; maxDepth?: number; maxValues?: number }): unknown;
 }

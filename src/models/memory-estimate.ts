@@ -20,6 +20,7 @@ import { AGNES_MAX_ROWS, DIANA_MAX_ROWS, KMEDOIDS_MAX_ROWS } from "./cluster/lim
 import { ELKAN_MAX_BOUNDS } from "./cluster/kmeans-engine.js";
 import { CORE_BATCH_NEIGHBOURS } from "./cluster/optics-graph.js";
 import { MAX_RBF_ROWS as SEMI_MAX_RBF_ROWS } from "./semi/label-propagation.js";
+import { ISOMAP_MAX_ROWS, KERNEL_PCA_MAX_ROWS } from "./projection/limits.js";
 import { getAlgorithm } from "./registry.js";
 
 export const BYTES_PER_VALUE = 8;
@@ -468,7 +469,33 @@ const neighbors: FamilyEstimate = (_algorithm, params, shape) => {
   return terms;
 };
 
-const FAMILIES: Readonly<Record<string, FamilyEstimate>> = { tree, svm, linear, neural, baseline, ensemble, cluster, semi, bayes, neighbors };
+/**
+ * Projections: pca a p × p covariance and its eigendecomposition (ml-matrix's EVD keeps
+ * about six p × p arrays) plus the projections its sign rule reads; mds, kernel_pca and
+ * isomap an m × m matrix (landmarks; the kernel; the geodesic distances) centred and
+ * eigendecomposed densely — about six m × m arrays at the peak. Beyond their row limits
+ * the fits refuse before allocating, so m is counted at most at the limit.
+ */
+const projection: FamilyEstimate = (algorithm, params, shape) => {
+  const { rows: n, features: p } = shape;
+  const terms: MemoryTerm[] = [{ path: "features", bytes: values(2 * n * p), what: `the training rows as a row-major copy (${n} rows × ${p} features)` }];
+  if (algorithm.name === "pca") {
+    const d = Math.min(num(params, "n_components", p), p, n);
+    terms.push({ path: "features", bytes: values(6 * p * p + n * d), what: `the ${p} × ${p} covariance, its eigendecomposition and ${d} projections of every row` });
+    return terms;
+  }
+  const [m, path, what] =
+    algorithm.name === "mds"
+      ? [Math.min(n, num(params, "max_landmarks", 500)), "params.max_landmarks", "landmark squared distances"]
+      : algorithm.name === "kernel_pca"
+        ? [Math.min(n, KERNEL_PCA_MAX_ROWS), "features", "kernel matrix"]
+        : [Math.min(n, ISOMAP_MAX_ROWS), "features", "geodesic distances"];
+  terms.push({ path, bytes: values(6 * m * m), what: `the ${m.toLocaleString("en")} × ${m.toLocaleString("en")} ${what}, centred and eigendecomposed` });
+  if (algorithm.name === "isomap") terms.push({ path: "params.n_neighbors", bytes: values(4 * n * num(params, "n_neighbors", 5)), what: "the neighbour graph" });
+  return terms;
+};
+
+const FAMILIES: Readonly<Record<string, FamilyEstimate>> = { tree, svm, linear, neural, baseline, ensemble, cluster, semi, bayes, neighbors, projection };
 
 /** Whether this file knows the algorithm's family (a test holds every registered algorithm to it). */
 export function hasMemoryModel(algorithm: Algorithm): boolean {

@@ -13,6 +13,7 @@ import { knn } from "./neighbors/knn.js";
 import { svm } from "./svm/svm.js";
 import { svr } from "./svm/svr.js";
 import { clusterAlgorithms } from "./cluster/index.js";
+import { projectionAlgorithms } from "./projection/index.js";
 import { constrainedKmeans, labelPropagation, labelSpreading, seededKmeans, selfTraining, semiSupervisedGmm, tsvm } from "./semi/index.js";
 import { randomForest } from "./ensemble/random-forest.js";
 import { bagging } from "./ensemble/bagging.js";
@@ -27,7 +28,7 @@ import { stacking } from "./ensemble/stacking.js";
  * must not read the other's exports while it is still being evaluated.
  */
 function all(): readonly Algorithm[] {
-  return [baseline, id3, c45, cart, obliqueTree, ...linearAlgorithms, mlp, svm, svr, randomForest, bagging, adaboost, easyEnsemble, voting, stacking, gradientBoosting, ...clusterAlgorithms, labelPropagation, labelSpreading, selfTraining, seededKmeans, constrainedKmeans, semiSupervisedGmm, tsvm, ...bayesAlgorithms, knn];
+  return [baseline, id3, c45, cart, obliqueTree, ...linearAlgorithms, mlp, svm, svr, randomForest, bagging, adaboost, easyEnsemble, voting, stacking, gradientBoosting, ...clusterAlgorithms, ...projectionAlgorithms, labelPropagation, labelSpreading, selfTraining, seededKmeans, constrainedKmeans, semiSupervisedGmm, tsvm, ...bayesAlgorithms, knn];
 }
 
 let byName: Map<string, Algorithm> | null = null;

@@ -35,6 +35,7 @@ import { healthRoutes } from "./routes/health.js";
 import { modelRoutes } from "./routes/models.js";
 import { uiRoutes } from "./routes/ui.js";
 import { registryRoutes } from "./routes/registry.js";
+import { transformRoutes } from "./routes/transform.js";
 import "./services.js";
 import { OPEN_PRINCIPAL, type Principal } from "./access/principal.js";
 import { checkKeysUsable, registerAccess } from "./access/guard.js";
@@ -206,6 +207,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(algorithmRoutes, { prefix: "/v1" });
   await app.register(modelRoutes, { prefix: "/v1" });
   await app.register(registryRoutes, { prefix: "/v1" });
+  await app.register(transformRoutes, { prefix: "/v1" });
   await app.register(evaluationRoutes, { prefix: "/v1" });
   await app.register(comparisonRoutes, { prefix: "/v1" });
   await app.register(searchRoutes, { prefix: "/v1" });

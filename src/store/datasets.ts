@@ -53,6 +53,12 @@ export interface ColumnInfo {
   summary?: { min: number | null; max: number | null; mean: number | null; std: number | null };
 }
 
+/** Lineage: a dataset made by a model from another dataset (POST /v1/models/{id}/transform). */
+export interface DatasetSource {
+  model_id: string;
+  dataset_id: string;
+}
+
 /** A dataset as listed: every column counted, only the first HEAD_COLUMNS described. */
 export interface DatasetSummary {
   seq: number;
@@ -61,6 +67,8 @@ export interface DatasetSummary {
   row_count: number;
   column_count: number;
   columns_head: ColumnInfo[];
+  /** null for an upload. */
+  source: DatasetSource | null;
   created_at: string;
 }
 
@@ -70,6 +78,7 @@ export interface DatasetRecord {
   name: string;
   row_count: number;
   columns: ColumnInfo[];
+  source: DatasetSource | null;
   created_at: string;
 }
 
@@ -101,11 +110,11 @@ export class DatasetRepository {
    * last one; a failure deletes what was written, and start-up removes what a dead writer
    * left (removeIncomplete).
    */
-  insert(name: string, frame: Frame, columns: ColumnInfo[]): DatasetSummary {
+  insert(name: string, frame: Frame, columns: ColumnInfo[], source: DatasetSource | null = null): DatasetSummary {
     const id = newId("ds");
     const createdAt = nowIso();
     const insertDataset = this.sql(
-      "INSERT INTO datasets (id, name, row_count, column_count, columns_head_json, chunk_rows, level_chunk, created_at, complete) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)",
+      "INSERT INTO datasets (id, name, row_count, column_count, columns_head_json, chunk_rows, level_chunk, created_at, source_json, complete) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
     );
     const insertSummaries = this.sql("INSERT INTO dataset_summaries (dataset_id, columns_json) VALUES (?, ?)");
     const insertColumn = this.sql("INSERT INTO dataset_columns (dataset_id, position, name, type, level_count, info_json) VALUES (?, ?, ?, ?, ?, ?)");
@@ -114,7 +123,7 @@ export class DatasetRepository {
     this.db
       .transaction(() => {
         const head = columns.slice(0, HEAD_COLUMNS).map(boundedInfo);
-        insertDataset.run(id, name, frame.rowCount, columns.length, JSON.stringify(head), this.chunkRows, this.levelChunk, createdAt);
+        insertDataset.run(id, name, frame.rowCount, columns.length, JSON.stringify(head), this.chunkRows, this.levelChunk, createdAt, source && JSON.stringify(source));
         insertSummaries.run(id, JSON.stringify(columns));
         frame.columns.forEach((col, position) => {
           const levels = col.type === "categorical" ? col.levels : [];
@@ -160,7 +169,7 @@ export class DatasetRepository {
 
   /** Every column described: for resolving specs and training, not for listings. */
   get(id: string): DatasetRecord | undefined {
-    const row = this.sql("SELECT d.seq, d.id, d.name, d.row_count, s.columns_json, d.created_at FROM datasets d JOIN dataset_summaries s ON s.dataset_id = d.id WHERE d.id = ? AND d.complete = 1").get(id) as
+    const row = this.sql("SELECT d.seq, d.id, d.name, d.row_count, s.columns_json, d.source_json, d.created_at FROM datasets d JOIN dataset_summaries s ON s.dataset_id = d.id WHERE d.id = ? AND d.complete = 1").get(id) as
       | DatasetRow
       | undefined;
     return row && toDatasetRecord(row);

@@ -161,6 +161,11 @@ const MIGRATIONS: readonly Migration[] = [
     PRIMARY KEY (name, alias)
   );
   `,
+  // 10: lineage of a dataset a model made from another (POST /v1/models/{id}/transform):
+  // {"model_id", "dataset_id"} as JSON; NULL for an upload.
+  `
+  ALTER TABLE datasets ADD COLUMN source_json TEXT;
+  `,
 ];
 
 /** Chunk sizes of the datasets migration 4 converts; each dataset records its own (chunk_rows, level_chunk). */

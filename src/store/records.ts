@@ -4,7 +4,7 @@
  * a record is the same whichever store it came from. JSON is kept as text in both
  * (a record round-trips byte for byte: jsonb would reorder keys).
  */
-import type { ColumnInfo, DatasetRecord, DatasetSummary } from "./datasets.js";
+import type { ColumnInfo, DatasetRecord, DatasetSource, DatasetSummary } from "./datasets.js";
 import type { EvaluationRecord, EvaluationStatus } from "./evaluations.js";
 import type { JobStatus, ModelRecord } from "./models.js";
 import type { SearchRecord } from "./searches.js";
@@ -29,6 +29,7 @@ export interface DatasetRow {
   name: string;
   row_count: number;
   columns_json: string;
+  source_json: string | null;
   created_at: string;
 }
 
@@ -39,18 +40,19 @@ export interface DatasetSummaryRow {
   row_count: number;
   column_count: number;
   columns_head_json: string;
+  source_json: string | null;
   created_at: string;
 }
 
-export const DATASET_SUMMARY_FIELDS = "seq, id, name, row_count, column_count, columns_head_json, created_at";
+export const DATASET_SUMMARY_FIELDS = "seq, id, name, row_count, column_count, columns_head_json, source_json, created_at";
 
 export function toDatasetRecord(row: DatasetRow): DatasetRecord {
-  return { seq: row.seq, id: row.id, name: row.name, row_count: row.row_count, columns: JSON.parse(row.columns_json), created_at: row.created_at };
+  return { seq: row.seq, id: row.id, name: row.name, row_count: row.row_count, columns: JSON.parse(row.columns_json), source: json<DatasetSource>(row.source_json), created_at: row.created_at };
 }
 
 export function toDatasetSummary(row: DatasetSummaryRow): DatasetSummary {
-  const { columns_head_json, ...rest } = row;
-  return { ...rest, columns_head: JSON.parse(columns_head_json) };
+  const { columns_head_json, source_json, ...rest } = row;
+  return { ...rest, columns_head: JSON.parse(columns_head_json), source: json<DatasetSource>(source_json) };
 }
 
 export interface ModelRow {

@@ -6,7 +6,7 @@
  * them. Each method is one unit of work: a backend that needs a transaction
  * keeps it inside the method, so callers never hold one across an await.
  */
-import type { ColumnInfo, DatasetRecord, DatasetSummary } from "./datasets.js";
+import type { ColumnInfo, DatasetRecord, DatasetSource, DatasetSummary } from "./datasets.js";
 import type { EvaluationFilters, EvaluationRecord, EvaluationResult, NewEvaluation } from "./evaluations.js";
 import type { JobStatus, ModelFilters, ModelRecord, Problem, ServingRow, StepSummary, TrainingOutcome, TrainSpec } from "./models.js";
 import type { RegistryEntry, SetAliasOutcome } from "./registry.js";
@@ -19,7 +19,8 @@ import { openSqliteStore } from "./sqlite-store.js";
 import { openPostgresStore } from "./postgres/postgres-store.js";
 
 export interface DatasetStore {
-  insert(name: string, frame: Frame, columns: ColumnInfo[]): Promise<DatasetSummary>;
+  /** `source`: the lineage of a dataset a model made (POST /v1/models/{id}/transform); null for an upload. */
+  insert(name: string, frame: Frame, columns: ColumnInfo[], source?: DatasetSource | null): Promise<DatasetSummary>;
   /** Start-up: removes datasets a dead writer left half-written; how many. */
   removeIncomplete(): Promise<number>;
   get(id: string): Promise<DatasetRecord | undefined>;

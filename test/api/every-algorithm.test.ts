@@ -2,7 +2,8 @@
  * Every registered algorithm through the service: train on raw rows with missing
  * and categorical values (the pipeline adds imputation / one-hot where the
  * algorithm needs them), predict, export the artifact, import it, and get the
- * same predictions; training twice with one seed gives the same artifact.
+ * same predictions; training twice with one seed gives the same artifact. Projections
+ * (no target) the same way, and they transform the dataset.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -72,5 +73,39 @@ for (const algorithm of listAlgorithms()) {
       const explained = await t.app.inject({ url: `/v1/models/${model.id}/explain` });
       assert.equal(explained.statusCode, 200, explained.body);
     }
+  });
+}
+
+// Projections train without a target on the same raw rows (impute and one-hot in front), answer
+// `projections` as wide as their output names, and transform the dataset they were trained on.
+for (const algorithm of listAlgorithms().filter((a) => a.tasks.includes("projection"))) {
+  test(`${algorithm.name} (projection): train → predict → export → import → same projections; same seed → same artifact; transform`, async () => {
+    const body = { dataset_id: classification, algorithm: algorithm.name, features: ["色泽", "根蒂", "敲声", "纹理", "脐部", "触感", "密度", "含糖率"], seed: 3 };
+    const train = async () => {
+      const res = await t.app.inject({ method: "POST", url: "/v1/models", payload: body });
+      assert.equal(res.statusCode, 202, res.body);
+      return waitFor(t.app, `/v1/models/${res.json().id}`, 60_000);
+    };
+    const model = await train();
+    assert.equal(model.status, "succeeded", JSON.stringify(model.error));
+    const predict = async (id: unknown) => {
+      const res = await t.app.inject({ method: "POST", url: `/v1/models/${id}/predict`, payload: { rows: rowsFor.classification } });
+      assert.equal(res.statusCode, 200, res.body);
+      return res.json();
+    };
+    const first = await predict(model.id);
+    assert.equal(first.projections.length, rowsFor.classification.length);
+    for (const p of first.projections) assert.ok(p.length > 0 && p.every(Number.isFinite));
+    const artifact = (await t.app.inject({ url: `/v1/models/${model.id}/artifact` })).json();
+    const imported = await t.app.inject({ method: "POST", url: "/v1/models/import", payload: artifact });
+    assert.equal(imported.statusCode, 201, imported.body);
+    assert.deepEqual(await predict(imported.json().id), { ...first, model_id: imported.json().id });
+    const again = await train();
+    const strip = (a: Record<string, unknown>) => ({ ...a, trained_at: null, sha256: null });
+    assert.deepEqual(strip((await t.app.inject({ url: `/v1/models/${again.id}/artifact` })).json()), strip(artifact));
+    assert.equal((await t.app.inject({ url: `/v1/models/${model.id}/explain` })).statusCode, 200);
+    const made = await t.app.inject({ method: "POST", url: `/v1/models/${model.id}/transform`, payload: { dataset_id: classification } });
+    assert.equal(made.statusCode, 201, made.body);
+    assert.equal(made.json().columns.length, first.projections[0].length + 2, "the projections, then the columns that were not features (编号, 好瓜)");
   });
 }

@@ -58,7 +58,7 @@ function assertSamePredictions(a: Prediction, b: Prediction, name: string): void
   if (a.task === "classification" && b.task === "classification") {
     const differ = a.labels.filter((l, i) => l !== b.labels[i]).length;
     assert.equal(differ, 0, `${name}: ${differ} of ${a.labels.length} labels change with the units of one column`);
-  } else if (a.task === "regression" && b.task === "regression") {
+  } else if ((a.task === "regression" && b.task === "regression") || (a.task === "projection" && b.task === "projection")) {
     a.values.forEach((v, i) => assert.ok(Math.abs(v - b.values[i]) <= 1e-6 * (1 + Math.abs(v)), `${name}: row ${i}: ${v} vs ${b.values[i]}`));
   } else {
     assert.fail(`${name}: ${a.task} vs ${b.task}`);
@@ -82,6 +82,8 @@ test("every registered algorithm declares scaleSensitive", () => {
     "easy_ensemble",
     "elastic_net",
     "gmm",
+    "isomap",
+    "kernel_pca",
     "kmeans",
     "kmedoids",
     "knn",
@@ -90,9 +92,11 @@ test("every registered algorithm declares scaleSensitive", () => {
     "lasso",
     "logistic_regression",
     "lvq",
+    "mds",
     "mlp",
     "naive_bayes",
     "optics",
+    "pca",
     "perceptron",
     "ridge",
     "seeded_kmeans",
@@ -143,6 +147,20 @@ describe("clustering, declared sensitive: the automatic scale step takes the uni
         return algorithm.trainingLabels!(pipeline.state);
       };
       assert.deepEqual(labels(rescaled(X)), labels(X));
+    });
+  }
+});
+
+describe("projections, declared sensitive: the automatic scale step takes the units away (projections of the training rows)", () => {
+  for (const algorithm of listAlgorithms().filter((a) => a.tasks.includes("projection"))) {
+    test(algorithm.name, () => {
+      assert.ok(algorithm.scaleSensitive, `${algorithm.name}: variances and distances in input units`);
+      const { X } = table("classification");
+      const project = (frame: Frame) => {
+        const pipeline = fitPipeline(algorithm, algorithm.params.parse({}), [], { X: frame, target: null }, { rng: createRng(3), progress: () => {} }, { autoScale: true });
+        return predictPipeline(algorithm, pipeline, frame);
+      };
+      assertSamePredictions(project(rescaled(X)), project(X), algorithm.name);
     });
   }
 });

@@ -142,6 +142,20 @@ for (const factory of factories) {
       assert.equal(await store.isHealthy(), true);
     });
 
+    test("datasets: a dataset's lineage (source) comes back from insert, get, summary and list; an upload has none", async () => {
+      const frame = sampleFrame();
+      const source = { model_id: "md_0000000000000001", dataset_id: datasetId };
+      const made = await store.datasets.insert("projected", frame, columnInfos(frame), source);
+      assert.deepEqual(made.source, source);
+      assert.deepEqual((await store.datasets.get(made.id))?.source, source);
+      assert.deepEqual((await store.datasets.summary(made.id))?.source, source);
+      assert.deepEqual((await store.datasets.list(1, null))[0].source, source);
+      assert.equal((await store.datasets.summary(datasetId))?.source, null);
+      assert.equal((await store.datasets.get(datasetId))?.source, null);
+      answers.set(`${factory.name}:lineage`, comparable({ made, get: await store.datasets.get(made.id) }));
+      assert.equal(await store.datasets.delete(made.id), true);
+    });
+
     test("models: queued → running → progress → succeeded, artifact bytes back exactly; guarded transitions refuse a wrong state", async () => {
       const model = await store.models.insert(spec(datasetId, "m"));
       assert.equal(model.status, "queued");
@@ -436,7 +450,7 @@ for (const factory of factories) {
 }
 
 test("both stores give the same answers", { skip: factories.find((f) => f.skip)?.skip }, () => {
-  for (const part of ["datasets", "models", "evaluations", "searches", "access", "registry"]) {
+  for (const part of ["datasets", "lineage", "models", "evaluations", "searches", "access", "registry"]) {
     assert.ok(answers.has(`sqlite:${part}`) && answers.has(`postgres:${part}`), `both stores answered ${part}`);
     assert.deepEqual(answers.get(`postgres:${part}`), answers.get(`sqlite:${part}`), part);
   }

@@ -15,6 +15,7 @@ import type { RegistryIdentity } from "../predict.js";
 import type { ExplainOptions, Explained } from "../explain.js";
 import type { FeatureScoresTask, WireScore } from "./feature-scores.js";
 import type { DatasetUpload } from "./ingest-dataset.js";
+import type { TransformTask } from "./transform-dataset.js";
 import { unwrap, type Outcome } from "./problem.js";
 import type { ComputeTask, ComputeWorkerData } from "./worker.js";
 
@@ -82,6 +83,11 @@ export class ComputePool {
   async ingestDataset(upload: DatasetUpload): Promise<DatasetSummary> {
     const transferList = upload.blocks.map((b) => b.buffer as ArrayBuffer);
     return unwrap((await this.run({ kind: "ingest-dataset", upload }, transferList)) as Outcome<DatasetSummary>);
+  }
+
+  /** A projection model applied to a stored dataset, stored as a new dataset (with its lineage); its summary. */
+  async transformDataset(task: TransformTask): Promise<DatasetSummary> {
+    return unwrap((await this.run({ kind: "transform-dataset", ...task })) as Outcome<DatasetSummary>);
   }
 
   get threadCount(): number {

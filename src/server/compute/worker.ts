@@ -22,6 +22,7 @@ import { explainModel, type ExplainOptions, type Explained } from "../explain.js
 import { scoreFeatures, type FeatureScoresTask, type WireScore } from "./feature-scores.js";
 import { ingestUpload, type DatasetUpload } from "./ingest-dataset.js";
 import { problemOf, type Outcome } from "./problem.js";
+import { transformDataset, type TransformTask } from "./transform-dataset.js";
 
 export interface ComputeWorkerData {
   store: StoreLocator;
@@ -33,6 +34,7 @@ export type ComputeTask =
   | { kind: "predict"; modelId: string; sha256: string; maxRows: number; blocks?: Uint8Array[]; body?: PredictBody; identity?: RegistryIdentity }
   | ({ kind: "feature-scores"; datasetId: string } & FeatureScoresTask)
   | { kind: "ingest-dataset"; upload: DatasetUpload }
+  | ({ kind: "transform-dataset" } & TransformTask)
   /** `options` null: only check that the stored artifact still loads (the artifact route's 409). */
   | { kind: "explain"; modelId: string; sha256: string; options: ExplainOptions | null };
 
@@ -94,6 +96,7 @@ export default async function runComputeTask(task: ComputeTask): Promise<Uint8Ar
     if (task.kind === "predict") return move(utf8.encode(await predict(task))) as Uint8Array;
     if (task.kind === "explain") return { ok: true, value: await explain(task) };
     if (task.kind === "ingest-dataset") return { ok: true, value: await ingestUpload((await writer()).datasets, task.upload) };
+    if (task.kind === "transform-dataset") return { ok: true, value: await transformDataset(await reader(), await writer(), task) };
     return { ok: true, value: await featureScores(task) };
   } catch (e) {
     return { ok: false, problem: problemOf(e) };

@@ -17,7 +17,7 @@ import { columnsPage, columnsQuery, createDatasetCsvQuery, createDatasetJson, da
 import { cursorSeq, page } from "./pagination.js";
 
 export function datasetToWire(d: DatasetSummary) {
-  return { id: d.id, name: d.name, row_count: d.row_count, column_count: d.column_count, columns: d.columns_head, created_at: d.created_at };
+  return { id: d.id, name: d.name, row_count: d.row_count, column_count: d.column_count, columns: d.columns_head, ...(d.source ? { source: d.source } : {}), created_at: d.created_at };
 }
 
 /**

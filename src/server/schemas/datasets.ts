@@ -35,6 +35,10 @@ export const datasetSchema = z
       .array(columnSchema)
       .max(HEAD_COLUMNS)
       .describe("The first 100 columns (all of them when there are no more); page the rest with GET /v1/datasets/{id}/columns?offset=100."),
+    source: z
+      .object({ model_id: z.string(), dataset_id: z.string() })
+      .optional()
+      .describe("Lineage, for a dataset a model made (POST /v1/models/{id}/transform): the model and the dataset it was applied to. Absent for an upload."),
     created_at: z.string(),
   })
   .meta({ id: "Dataset" });

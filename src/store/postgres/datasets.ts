@@ -6,7 +6,7 @@ import type pg from "pg";
 import type { Frame } from "../../data/frame.js";
 import { columnChunks } from "../../data/codec.js";
 import { newId, nowIso } from "../ids.js";
-import type { ColumnInfo, DatasetRecord, DatasetSummary } from "../datasets.js";
+import type { ColumnInfo, DatasetRecord, DatasetSource, DatasetSummary } from "../datasets.js";
 import { DATASET_SUMMARY_FIELDS, HEAD_COLUMNS, boundedInfo, toDatasetRecord, toDatasetSummary, type DatasetRow, type DatasetSummaryRow } from "../records.js";
 import {
   CHUNK_ROWS,
@@ -33,16 +33,16 @@ export class PgDatasetRepository {
    * hold (SQLite's store writes in short transactions for that), and a dataset that
    * is never half-written needs no `complete` flag nor clean-up at start-up.
    */
-  async insert(name: string, frame: Frame, columns: ColumnInfo[]): Promise<DatasetSummary> {
+  async insert(name: string, frame: Frame, columns: ColumnInfo[], source: DatasetSource | null = null): Promise<DatasetSummary> {
     const id = newId("ds");
     const createdAt = nowIso();
     const head = columns.slice(0, HEAD_COLUMNS).map(boundedInfo);
     const row = await transaction(this.pool, async (client) => {
       const inserted = await one<DatasetSummaryRow>(
         client,
-        `INSERT INTO datasets (id, name, row_count, column_count, columns_head_json, chunk_rows, level_chunk, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+        `INSERT INTO datasets (id, name, row_count, column_count, columns_head_json, chunk_rows, level_chunk, created_at, source_json) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
          RETURNING ${DATASET_SUMMARY_FIELDS}`,
-        [id, name, frame.rowCount, columns.length, JSON.stringify(head), CHUNK_ROWS, LEVEL_CHUNK, createdAt],
+        [id, name, frame.rowCount, columns.length, JSON.stringify(head), CHUNK_ROWS, LEVEL_CHUNK, createdAt, source && JSON.stringify(source)],
       );
       await client.query("INSERT INTO dataset_summaries (dataset_id, columns_json) VALUES ($1, $2)", [id, JSON.stringify(columns)]);
       // One statement for all column rows: a 100,000-column dataset is one round trip, not 100,000.
@@ -82,7 +82,7 @@ export class PgDatasetRepository {
   }
 
   async get(id: string): Promise<DatasetRecord | undefined> {
-    const row = await one<DatasetRow>(this.pool, "SELECT d.seq, d.id, d.name, d.row_count, s.columns_json, d.created_at FROM datasets d JOIN dataset_summaries s ON s.dataset_id = d.id WHERE d.id = $1", [id]);
+    const row = await one<DatasetRow>(this.pool, "SELECT d.seq, d.id, d.name, d.row_count, s.columns_json, d.source_json, d.created_at FROM datasets d JOIN dataset_summaries s ON s.dataset_id = d.id WHERE d.id = $1", [id]);
     return row && toDatasetRecord(row);
   }
 

@@ -174,6 +174,10 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (name, alias)
   );
   `,
+  // 5: lineage of a dataset a model made from another (SQLite's migration 10).
+  `
+  ALTER TABLE datasets ADD COLUMN source_json text;
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

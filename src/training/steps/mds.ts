@@ -1,16 +1,8 @@
 /**
- * Classical multidimensional scaling, as seed 002 writes it: from the squared
- * distances dist²ᵢⱼ of the training rows, the inner products
- *   bᵢⱼ = −½ (dist²ᵢⱼ − dist²ᵢ· − dist²·ⱼ + dist²··),
- * B = V Λ Vᵀ, and the coordinates Z = Λ*^{1/2} V*ᵀ of the top eigenpairs, so that
- * distances between rows survive as well as d dimensions allow.
- *
- * New rows (validation, prediction) get Gower's out-of-sample formula — the one
- * Bengio et al. (2004) show is the Nyström extension of the embedding:
- *   z(x) = ½ Λ*^{−1/2} V*ᵀ (δ̄ − δ(x)),
- * with δ(x) the squared distances from x to the training rows and δ̄ their column
- * means over the training rows. For a training row it gives back its own
- * coordinates, so fit and apply agree.
+ * Classical multidimensional scaling as a step: the numeric columns replaced by
+ * coordinates that keep the distances between rows, new rows placed by Gower's
+ * out-of-sample formula. The math is src/models/projection/classical-mds.ts, shared
+ * with the `mds` algorithm.
  *
  * B is m × m, so at most `max_landmarks` training rows (drawn with the seed when
  * there are more) carry the embedding — landmark MDS (de Silva & Tenenbaum), the
@@ -22,9 +14,9 @@ import { z } from "zod";
 import { DataError } from "../../data/errors.js";
 import { permutation } from "../../data/random.js";
 import { byColumn, pickColumns } from "../../data/transforms/transform.js";
+import { classicalScaling, placeRows, squaredDistances } from "../../models/projection/classical-mds.js";
 import { f64 } from "../../models/state-schemas.js";
 import { completeNumericInputs, numericInputsOf, outputNames, planReplace, replaceInputs } from "./numeric-inputs.js";
-import { symmetricEigenDescending } from "./pca.js";
 import type { TypedStep } from "./typed-step.js";
 
 const STEP = "mds";
@@ -86,22 +78,6 @@ export const mdsFitted = z
 export type MdsSpec = z.infer<typeof mdsSpec>;
 export type MdsFitted = z.infer<typeof mdsFitted>;
 
-/** Squared Euclidean distances from each row of `rows` (n × p) to each landmark (m × p): n × m. */
-function squaredDistances(rows: Float64Array, n: number, landmarks: Float64Array, m: number, p: number): Float64Array {
-  const out = new Float64Array(n * m);
-  for (let i = 0; i < n; i++) {
-    for (let l = 0; l < m; l++) {
-      let s = 0;
-      for (let j = 0; j < p; j++) {
-        const t = rows[i * p + j] - landmarks[l * p + j];
-        s += t * t;
-      }
-      out[i * m + l] = s;
-    }
-  }
-  return out;
-}
-
 export const mdsStep: TypedStep<MdsSpec, MdsFitted> = {
   name: STEP,
   description: "Classical multidimensional scaling: numeric columns onto coordinates that keep the distances between rows; new rows by the out-of-sample formula.",
@@ -119,30 +95,7 @@ export const mdsStep: TypedStep<MdsSpec, MdsFitted> = {
     if (d > m - 1) throw new DataError(`${STEP}: n_components = ${d}, and ${m} rows give at most ${m - 1} dimensions`, "n_components");
     const landmarks = new Float64Array(m * p);
     for (let l = 0; l < m; l++) for (let j = 0; j < p; j++) landmarks[l * p + j] = columns[j][rows[l]];
-    const d2 = squaredDistances(landmarks, m, landmarks, m, p);
-    const rowMean = new Float64Array(m);
-    let grand = 0;
-    for (let a = 0; a < m; a++) {
-      let s = 0;
-      for (let b = 0; b < m; b++) s += d2[a * m + b];
-      rowMean[a] = s / m;
-      grand += s;
-    }
-    grand /= m * m;
-    const B = new Float64Array(m * m);
-    for (let a = 0; a < m; a++) for (let b = 0; b < m; b++) B[a * m + b] = -0.5 * (d2[a * m + b] - rowMean[a] - rowMean[b] + grand);
-    const { values, vectors } = symmetricEigenDescending(B, m);
-    const top = Math.max(0, values[0]);
-    const projection = new Float64Array(d * m);
-    const eigenvalues = new Float64Array(d);
-    for (let k = 0; k < d; k++) {
-      const lambda = values[k];
-      // Below rounding noise B has no such direction: that coordinate is 0, not noise / √noise.
-      if (!(lambda > top * 1e-10)) continue;
-      eigenvalues[k] = lambda;
-      const f = 0.5 / Math.sqrt(lambda);
-      for (let l = 0; l < m; l++) projection[k * m + l] = f * vectors[k * m + l];
-    }
+    const { meanSqDistance: rowMean, projection, eigenvalues } = classicalScaling(squaredDistances(landmarks, m, landmarks, m, p), m, d);
     const fill = new Float64Array(p);
     for (let j = 0; j < p; j++) {
       let s = 0;
@@ -163,29 +116,14 @@ export const mdsStep: TypedStep<MdsSpec, MdsFitted> = {
     const inputs = numericInputsOf(frame, fitted.columns, STEP);
     const n = frame.rowCount;
     const p = inputs.length;
-    const m = fitted.mean_sq_distance.length;
     const d = fitted.names.length;
     const outputs = Array.from({ length: d }, () => new Float64Array(n));
-    // In blocks of rows, so the n × m distance matrix never exists at once.
-    const block = 256;
-    const rows = new Float64Array(block * p);
-    for (let start = 0; start < n; start += block) {
-      const size = Math.min(block, n - start);
-      for (let i = 0; i < size; i++) {
-        for (let j = 0; j < p; j++) {
-          const v = inputs[j][start + i];
-          rows[i * p + j] = v === v ? v : fitted.fill[j];
-        }
-      }
-      const dist = squaredDistances(rows, size, fitted.landmarks, m, p);
-      for (let i = 0; i < size; i++) {
-        for (let k = 0; k < d; k++) {
-          let s = 0;
-          for (let l = 0; l < m; l++) s += fitted.projection[k * m + l] * (fitted.mean_sq_distance[l] - dist[i * m + l]);
-          outputs[k][start + i] = s;
-        }
-      }
+    const rows = new Float64Array(n * p);
+    for (let j = 0; j < p; j++) {
+      const c = inputs[j];
+      for (let i = 0; i < n; i++) rows[i * p + j] = c[i] === c[i] ? c[i] : fitted.fill[j];
     }
+    placeRows(rows, n, p, fitted.landmarks, { meanSqDistance: fitted.mean_sq_distance, projection: fitted.projection }, outputs);
     return replaceInputs(frame, fitted.columns, fitted.names, outputs);
   },
 

@@ -68,10 +68,4 @@ export function centredRows(columns: readonly Float64Array[], mean: Float64Array
   return out;
 }
 
-export function columnMeans(columns: readonly Float64Array[], n: number): Float64Array<ArrayBuffer> {
-  return Float64Array.from(columns, (c) => {
-    let s = 0;
-    for (let i = 0; i < n; i++) s += c[i];
-    return s / n;
-  });
-}
+export { columnMeans } from "../../models/projection/pca-core.js";

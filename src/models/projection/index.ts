@@ -1,0 +1,8 @@
+/** The projection family (seed 002 降维与度量学习): trained without a target, /predict answers `projections`. */
+import type { Algorithm } from "../contract.js";
+import { isomap } from "./isomap.js";
+import { kernelPca } from "./kernel-pca.js";
+import { mds } from "./mds.js";
+import { pca } from "./pca.js";
+
+export const projectionAlgorithms: readonly Algorithm[] = [pca, mds, kernelPca, isomap];
