@@ -33,6 +33,7 @@ import { datasetRoutes } from "./routes/datasets.js";
 import { evaluationRoutes } from "./routes/evaluations.js";
 import { healthRoutes } from "./routes/health.js";
 import { modelRoutes } from "./routes/models.js";
+import { mlflowRoutes } from "./routes/mlflow.js";
 import "./services.js";
 import { OPEN_PRINCIPAL, type Principal } from "./access/principal.js";
 
@@ -160,6 +161,11 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
         { name: "evaluations", description: "Held-out and cross-validated metrics, curves and confusion matrices; significance tests between evaluations." },
         { name: "searches", description: "Grid and random hyper-parameter searches, every candidate an evaluation." },
         { name: "health", description: "Liveness and readiness probes." },
+        {
+          name: "interoperability",
+          description:
+            "Other tools' formats on xigua models: MLflow's scoring protocol (invocations, ping), the Open Inference Protocol v2 (KServe V2 REST, under /v2, whose errors are { error } as that protocol says), and metrics computed from given labels and scores.",
+        },
       ],
     },
     transform: jsonSchemaTransform,
@@ -176,6 +182,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(evaluationRoutes, { prefix: "/v1" });
   await app.register(comparisonRoutes, { prefix: "/v1" });
   await app.register(searchRoutes, { prefix: "/v1" });
+  await app.register(mlflowRoutes, { prefix: "/v1" });
 
   // Both before buildApp resolves, so before any route serves (awaited, as they ran synchronously before).
   // Only a lone process knows that an incomplete dataset's writer is dead; beside other API processes it may be one of theirs.

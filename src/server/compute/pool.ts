@@ -11,6 +11,8 @@ import type { CacheLimits } from "../model-cache.js";
 import type { DatasetSummary } from "../../store/datasets.js";
 import type { StoreLocator } from "../../store/store.js";
 import type { PredictBody } from "../schemas/models.js";
+import type { Probabilities } from "../predict.js";
+import type { CsvPredictOptions } from "../interop/csv-predict.js";
 import type { ExplainOptions, Explained } from "../explain.js";
 import type { FeatureScoresTask, WireScore } from "./feature-scores.js";
 import type { DatasetUpload } from "./ingest-dataset.js";
@@ -30,6 +32,12 @@ export interface ComputePoolOptions {
 
 // The compiled worker in production, the TypeScript source under tsx (tests, dev).
 const workerFile = new URL(`./worker${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url).href;
+
+/** A predict task's answer: the response's bytes, or its failure. */
+function bytesOf(result: unknown): Buffer {
+  if (ArrayBuffer.isView(result)) return Buffer.from(result.buffer, result.byteOffset, result.byteLength);
+  return unwrap(result as Outcome<never>);
+}
 
 export class ComputePool {
   private readonly piscina: Piscina;
@@ -59,13 +67,23 @@ export class ComputePool {
   }
 
   /** An unparsed body (its blocks are moved to the thread, not copied) or a parsed one → the 200 response's JSON bytes. */
-  async predict(modelId: string, sha256: string, maxRows: number, input: { blocks: Uint8Array<ArrayBuffer>[] } | { body: PredictBody }): Promise<Buffer> {
-    const base = { kind: "predict", modelId, sha256, maxRows } as const;
+  async predict(
+    modelId: string,
+    sha256: string,
+    maxRows: number,
+    input: { blocks: Uint8Array<ArrayBuffer>[] } | { body: PredictBody },
+    probabilities?: Probabilities,
+  ): Promise<Buffer> {
+    const base = { kind: "predict", modelId, sha256, maxRows, ...(probabilities !== undefined ? { probabilities } : {}) } as const;
     const task: ComputeTask = "blocks" in input ? { ...base, blocks: input.blocks } : { ...base, body: input.body };
     const transferList = "blocks" in input ? input.blocks.map((b) => b.buffer) : undefined;
-    const result = await this.run(task, transferList);
-    if (ArrayBuffer.isView(result)) return Buffer.from(result.buffer, result.byteOffset, result.byteLength);
-    return unwrap(result as Outcome<never>);
+    return bytesOf(await this.run(task, transferList));
+  }
+
+  /** A text/csv predict body's blocks (moved to the thread) → the response's bytes (JSON or CSV, as `options.format` says). */
+  async predictCsv(modelId: string, sha256: string, blocks: Uint8Array<ArrayBuffer>[], length: number, options: CsvPredictOptions): Promise<Buffer> {
+    const task: ComputeTask = { kind: "predict-csv", modelId, sha256, blocks, length, options };
+    return bytesOf(await this.run(task, blocks.map((b) => b.buffer)));
   }
 
   /** The explanation's bytes, or (options null) only a check that the stored artifact still loads. */

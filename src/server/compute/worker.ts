@@ -16,7 +16,8 @@ import { move, workerData } from "piscina";
 import { openStore, type Store, type StoreLocator } from "../../store/store.js";
 import { ApiError } from "../errors.js";
 import { ModelCache, type CacheLimits } from "../model-cache.js";
-import { parsePredictBody, predictJson, servingModel } from "../predict.js";
+import { parsePredictBody, predictJson, predictWire, servingModel, type Probabilities } from "../predict.js";
+import { predictCsv, type CsvPredictOptions } from "../interop/csv-predict.js";
 import type { PredictBody } from "../schemas/models.js";
 import { explainModel, type ExplainOptions, type Explained } from "../explain.js";
 import { scoreFeatures, type FeatureScoresTask, type WireScore } from "./feature-scores.js";
@@ -30,7 +31,10 @@ export interface ComputeWorkerData {
 
 export type ComputeTask =
   /** `blocks`: an unparsed body; `body`: one already parsed and validated on the request thread. */
-  | { kind: "predict"; modelId: string; sha256: string; maxRows: number; blocks?: Uint8Array[]; body?: PredictBody }
+  /** `probabilities` overrides the body's flag ("available": when the model gives them; the interop formats). */
+  | { kind: "predict"; modelId: string; sha256: string; maxRows: number; blocks?: Uint8Array[]; body?: PredictBody; probabilities?: Probabilities }
+  /** A text/csv predict body's bytes. */
+  | { kind: "predict-csv"; modelId: string; sha256: string; blocks: Uint8Array[]; length: number; options: CsvPredictOptions }
   | ({ kind: "feature-scores"; datasetId: string } & FeatureScoresTask)
   | { kind: "ingest-dataset"; upload: DatasetUpload }
   /** `options` null: only check that the stored artifact still loads (the artifact route's 409). */
@@ -66,7 +70,14 @@ async function predict(task: Extract<ComputeTask, { kind: "predict" }>): Promise
   const { models } = await reader();
   const body = task.body ?? parsePredictBody(task.blocks!, task.maxRows);
   const model = await servingModel(models, task.modelId, task.sha256);
+  if (task.probabilities !== undefined) return JSON.stringify(predictWire(task.modelId, model, body, task.probabilities));
   return predictJson(task.modelId, model, body);
+}
+
+async function predictCsvTask(task: Extract<ComputeTask, { kind: "predict-csv" }>): Promise<string> {
+  const { models } = await reader();
+  const model = await servingModel(models, task.modelId, task.sha256);
+  return predictCsv(task.modelId, model, Buffer.concat(task.blocks, task.length), task.options);
 }
 
 async function explain(task: Extract<ComputeTask, { kind: "explain" }>): Promise<Explained | null> {
@@ -92,6 +103,7 @@ const utf8 = new TextEncoder();
 export default async function runComputeTask(task: ComputeTask): Promise<Uint8Array | Outcome<unknown>> {
   try {
     if (task.kind === "predict") return move(utf8.encode(await predict(task))) as Uint8Array;
+    if (task.kind === "predict-csv") return move(utf8.encode(await predictCsvTask(task))) as Uint8Array;
     if (task.kind === "explain") return { ok: true, value: await explain(task) };
     if (task.kind === "ingest-dataset") return { ok: true, value: await ingestUpload((await writer()).datasets, task.upload) };
     return { ok: true, value: await featureScores(task) };
