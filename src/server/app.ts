@@ -34,6 +34,7 @@ import { evaluationRoutes } from "./routes/evaluations.js";
 import { healthRoutes } from "./routes/health.js";
 import { modelRoutes } from "./routes/models.js";
 import { mlflowRoutes } from "./routes/mlflow.js";
+import { oipRoutes } from "./routes/oip.js";
 import "./services.js";
 import { OPEN_PRINCIPAL, type Principal } from "./access/principal.js";
 
@@ -106,7 +107,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandling(app);
+  const allowedMethods = registerErrorHandling(app);
   registerBodyDepthLimit(app);
   // Every request is the open principal until the access plugin authenticates it.
   app.decorateRequest("principal", null as unknown as Principal);
@@ -183,6 +184,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(comparisonRoutes, { prefix: "/v1" });
   await app.register(searchRoutes, { prefix: "/v1" });
   await app.register(mlflowRoutes, { prefix: "/v1" });
+  await app.register(oipRoutes, { prefix: "/v2", allowedMethods });
 
   // Both before buildApp resolves, so before any route serves (awaited, as they ran synchronously before).
   // Only a lone process knows that an incomplete dataset's writer is dead; beside other API processes it may be one of theirs.
