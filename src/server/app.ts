@@ -35,6 +35,7 @@ import { healthRoutes } from "./routes/health.js";
 import { modelRoutes } from "./routes/models.js";
 import { mlflowRoutes } from "./routes/mlflow.js";
 import { oipRoutes } from "./routes/oip.js";
+import { metricsRoutes } from "./routes/metrics.js";
 import "./services.js";
 import { OPEN_PRINCIPAL, type Principal } from "./access/principal.js";
 
@@ -184,6 +185,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(comparisonRoutes, { prefix: "/v1" });
   await app.register(searchRoutes, { prefix: "/v1" });
   await app.register(mlflowRoutes, { prefix: "/v1" });
+  await app.register(metricsRoutes, { prefix: "/v1" });
   await app.register(oipRoutes, { prefix: "/v2", allowedMethods });
 
   // Both before buildApp resolves, so before any route serves (awaited, as they ran synchronously before).
