@@ -87,3 +87,23 @@ export function csvLine(cells: readonly CsvCell[]): string {
   const line = cells.map(csvField).join(",");
   return (line === "" && cells.length === 1 ? '""' : line) + "\r\n";
 }
+
+/**
+ * Whether an Accept header asks for CSV: text/csv is listed (q > 0) and no JSON type
+ * is preferred to it (a higher q, or the same q listed first). Without the header, JSON.
+ */
+export function wantsCsv(accept: string | undefined): boolean {
+  if (!accept) return false;
+  let csv = -1;
+  let json = -1;
+  accept.split(",").forEach((part, i) => {
+    const [type, ...params] = part.split(";").map((s) => s.trim().toLowerCase());
+    const q = params.map((p) => /^q=([\d.]+)$/.exec(p)).find(Boolean);
+    const weight = q ? Number(q[1]) : 1;
+    // Earlier entries win ties: a tiny penalty by position.
+    const score = weight > 0 ? weight - i * 1e-6 : -1;
+    if (type === "text/csv") csv = Math.max(csv, score);
+    else if (type === "application/json" || type === "application/*") json = Math.max(json, score);
+  });
+  return csv > 0 && csv > json;
+}

@@ -17,7 +17,9 @@ import { fastBodyValidator, isWellFormedPredictBody } from "../fast-validation.j
 import { checkRowCount, INLINE_MAX_ROWS, predictJson, runsInline, servingModel } from "../predict.js";
 import { bodyBlocks, registerPredictBodyReader, UnparsedPredictBody } from "../predict-body.js";
 import { errorResponses, idParams, problemSchema } from "../schemas/common.js";
-import { predictBody, predictResponse, type PredictBody } from "../schemas/models.js";
+import { predictBody, predictCsvQuery, predictResponse, type PredictBody } from "../schemas/models.js";
+import { UnparsedCsvBody } from "../plugins/csv-body.js";
+import { predictCsvRoute } from "../interop/csv-route.js";
 
 export const predictRoute: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -25,6 +27,10 @@ export const predictRoute: FastifyPluginAsync = async (base) => {
 
   // This plugin's own JSON reader (encapsulated: other routes keep the default one).
   registerPredictBodyReader(app, config.bodyLimitBytes);
+  const validateBody = fastBodyValidator(
+    predictBody,
+    (body) => body instanceof UnparsedPredictBody || isWellFormedPredictBody(body) || Buffer.isBuffer(body) || body instanceof UnparsedCsvBody,
+  );
 
   app.post(
     "/models/:id/predict",
@@ -32,19 +38,27 @@ export const predictRoute: FastifyPluginAsync = async (base) => {
       schema: {
         operationId: "predict", tags: ["models"],
         summary: `Predict for raw rows (at most XIGUA_PREDICT_MAX_ROWS rows, default 100,000; batches over ${INLINE_MAX_ROWS} rows run on the compute pool)`,
+        description:
+          "A text/csv body (header row; the same cells as JSON rows, read as text) scores a file, on the compute pool when large; ?probabilities=true and ?decision_threshold= apply to it " +
+          "(a JSON body carries them in the body; the query is ignored for it). With Accept: text/csv the answer is CSV: the file's columns, then `prediction` and one `p_<class>` " +
+          "per class when the model gives probabilities (`projection_<j>` for projections), RFC 4180 quoting, missing cells empty.",
         params: idParams,
+        querystring: predictCsvQuery,
         body: predictBody,
-        response: { 200: predictResponse, 404: problemSchema, 409: problemSchema, 413: problemSchema, 503: problemSchema, ...errorResponses },
+        response: { 200: predictResponse, 404: problemSchema, 409: problemSchema, 413: problemSchema, 415: problemSchema, 503: problemSchema, ...errorResponses },
       },
       // The row cap comes before validation, which walks every row.
       preValidation: async (request) => {
         const rows = (request.body as { rows?: unknown } | null)?.rows;
         if (Array.isArray(rows)) checkRowCount(rows.length, config.predictMaxRows);
       },
-      validatorCompiler: fastBodyValidator(predictBody, (body) => body instanceof UnparsedPredictBody || isWellFormedPredictBody(body)) as never,
+      // The query applies to CSV bodies only and is validated there (predictCsvRoute), so a JSON request never pays for it.
+      validatorCompiler: ((route: { httpPart?: string }) =>
+        route.httpPart === "querystring" ? (data: unknown) => ({ value: data }) : validateBody(route as never)) as never,
     },
     async (request, reply) => {
       const id = request.params.id;
+      if (Buffer.isBuffer(request.body) || request.body instanceof UnparsedCsvBody) return predictCsvRoute(app.services, request, reply, id, request.body);
       // Cache hits answer synchronously: no await on the single-row hot path.
       const serving = models.peekServingState(id) ?? (await models.servingState(id));
       if (!serving) throw notFound("model", id);
