@@ -20,6 +20,7 @@ import { ModelCache } from "./model-cache.js";
 import { createNodeEvents } from "./node-events.js";
 import { withProblemTypes } from "./openapi-problems.js";
 import { withoutUnusedSchemas, withProblemMediaType } from "./openapi-tidy.js";
+import { withCsvAlternatives } from "./openapi-csv.js";
 import { ComputePool } from "./compute/pool.js";
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from "./plugins/errors.js";
 import { registerCsvBodyParser } from "./plugins/csv-body.js";
@@ -171,7 +172,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
       ],
     },
     transform: jsonSchemaTransform,
-    transformObject: (input) => withoutUnusedSchemas(withProblemMediaType(withProblemTypes(withCsvUpload(jsonSchemaTransformObject(input) as OpenApiDocument)))),
+    transformObject: (input) => withoutUnusedSchemas(withProblemMediaType(withProblemTypes(withCsvAlternatives(withCsvUpload(jsonSchemaTransformObject(input) as OpenApiDocument))))),
   });
   await app.register(swaggerUi, { routePrefix: "/docs" });
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());

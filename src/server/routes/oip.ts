@@ -82,7 +82,8 @@ export const oipRoutes: FastifyPluginAsync<{ allowedMethods: AllowedMethods }> =
     return { id, model, version: typeof version === "number" ? String(version) : undefined };
   };
 
-  app.get("/", { schema: { operationId: "getOipServerMetadata", tags: ["interoperability"], summary: "OIP v2 server metadata", response: { 200: serverMetadata, ...errors } } }, async () => ({
+  // "" and not "/": the path is /v2 itself, without a trailing slash.
+  app.get("", { schema: { operationId: "getOipServerMetadata", tags: ["interoperability"], summary: "OIP v2 server metadata", response: { 200: serverMetadata, ...errors } } }, async () => ({
     name: "xigua",
     version: SERVER_VERSION,
     extensions: [],
