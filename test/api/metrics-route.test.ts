@@ -4,6 +4,7 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { testApp, type TestApp } from "../helpers/app.js";
 
 let t: TestApp;
@@ -154,5 +155,18 @@ describe("errors", () => {
     await problem({ y_true: [1], extra: 1 }, 400, "validation_failed");
     await problem({ y_true: [1, 0], y_pred: [1, 0], beta: -1 }, 400, "validation_failed", "beta");
     await problem({ confusion_matrix: { labels: ["a", "b"], matrix: [[-1, 0], [0, 1]] } }, 400, "validation_failed");
+  });
+});
+
+describe("any JSON", () => {
+  test("answers 200 or a 4xx problem, never a 5xx", async () => {
+    const key = fc.constantFrom("y_true", "y_pred", "y_score", "labels", "positive_class", "beta", "task", "confusion_matrix");
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.jsonValue(), fc.dictionary(key, fc.jsonValue(), { maxKeys: 4 })), async (payload) => {
+        const res = await post(payload);
+        assert.ok(res.statusCode === 200 || (res.statusCode >= 400 && res.statusCode < 500), `${res.statusCode} ${res.body}`);
+      }),
+      { numRuns: 100 },
+    );
   });
 });

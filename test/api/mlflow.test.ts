@@ -6,6 +6,7 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { testApp, uploadCsv, type TestApp } from "../helpers/app.js";
 import { cancelledModel, predictRows, train } from "../helpers/interop.js";
 
@@ -127,5 +128,19 @@ describe("ping", () => {
     assert.deepEqual(ok.json(), { status: "ok", model_id: classifier });
     problem(await t.app.inject({ url: "/v1/models/md_0000000000000000/ping" }), 404);
     problem(await t.app.inject({ url: `/v1/models/${cancelled}/ping` }), 409);
+  });
+});
+
+describe("any JSON", () => {
+  test("answers 200 or a 4xx problem, never a 5xx", async () => {
+    const format = fc.constantFrom("dataframe_split", "dataframe_records", "instances", "inputs", "params");
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.jsonValue(), fc.dictionary(format, fc.jsonValue(), { maxKeys: 2 })), async (payload) => {
+        const res = await invoke(classifier, payload);
+        assert.ok(res.statusCode === 200 || (res.statusCode >= 400 && res.statusCode < 500), `${res.statusCode} ${res.body}`);
+        if (res.statusCode !== 200) assert.match(res.headers["content-type"] as string, /application\/problem\+json/);
+      }),
+      { numRuns: 60 },
+    );
   });
 });

@@ -6,6 +6,7 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { fixture, testApp, uploadCsv, type TestApp } from "../helpers/app.js";
 import { cancelledModel, predictRows, train } from "../helpers/interop.js";
 
@@ -194,5 +195,19 @@ describe("inference", () => {
     oipError(await infer(iris, { inputs: [{ name: "m", shape: [21, 4], datatype: "FP64", data: Array.from({ length: 84 }, () => 1) }] }), 413);
     oipError(await infer("md_0000000000000000", KSERVE_IRIS), 404);
     oipError(await infer(cancelled, KSERVE_IRIS), 409);
+  });
+});
+
+describe("any JSON", () => {
+  test("answers 200 or a 4xx { error }, never a 5xx", async () => {
+    const input = fc.record({ name: fc.constantFrom("input-0", ...IRIS), shape: fc.array(fc.integer({ min: 0, max: 4 }), { maxLength: 2 }), datatype: fc.constantFrom("FP64", "BYTES", "INT64"), data: fc.jsonValue() });
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.jsonValue(), fc.record({ inputs: fc.array(input, { maxLength: 3 }) })), async (payload) => {
+        const res = await infer(iris, payload);
+        if (res.statusCode !== 200) oipError(res, res.statusCode);
+        assert.ok(res.statusCode < 500, res.body);
+      }),
+      { numRuns: 60 },
+    );
   });
 });
