@@ -59,6 +59,14 @@ describe("text/csv predict", () => {
     assert.deepEqual(withP.json(), { model_id: melon, ...expected });
   });
 
+  test("?decision_threshold= moves the threshold as decision_threshold in a JSON body does", async () => {
+    for (const threshold of [0.9, 0.1]) {
+      const res = await post(melon, MELON_CSV, { query: `?decision_threshold=${threshold}` });
+      const json = await t.app.inject({ method: "POST", url: `/v1/models/${melon}/predict`, payload: { rows: MELON_ROWS, decision_threshold: threshold } });
+      assert.deepEqual(res.json(), json.json());
+    }
+  });
+
   test("Accept: text/csv → the input columns, prediction and p_<class>", async () => {
     const res = await post(melon, MELON_CSV, { accept: "text/csv" });
     assert.equal(res.statusCode, 200, res.body);
