@@ -7,6 +7,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { INLINE_MAX_BODY_BYTES, INLINE_MAX_ROWS } from "../../src/server/predict.js";
 import { testApp, uploadCsv, type TestApp } from "../helpers/app.js";
 import { cancelledModel, predictRows, train } from "../helpers/interop.js";
 
@@ -15,6 +16,8 @@ let classifier: string;
 let regressor: string;
 let cancelled: string;
 
+const MAX_ROWS = 20_000;
+
 const ROWS = [
   { a: 1, b: 2 },
   { a: 3, b: 4 },
@@ -22,7 +25,7 @@ const ROWS = [
 ];
 
 before(async () => {
-  t = await testApp({ predictMaxRows: 50 });
+  t = await testApp({ predictMaxRows: MAX_ROWS });
   const lines = Array.from({ length: 40 }, (_, i) => {
     const a = i % 8;
     const b = (i * 3) % 7;
@@ -78,6 +81,28 @@ describe("the documented payloads", () => {
   });
 });
 
+describe("large batches", () => {
+  const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ a: ((i * 37) % 800) / 100, b: ((i * 53) % 700) / 100 }));
+
+  test("more rows than run inline, and a body too large to parse on the request thread: the same as /predict", async () => {
+    for (const n of [INLINE_MAX_ROWS * 3, 18_000]) {
+      const rs = rows(n);
+      const payload = { dataframe_records: rs };
+      if (n === 18_000) assert.ok(JSON.stringify(payload).length > INLINE_MAX_BODY_BYTES);
+      const res = await invoke(classifier, payload);
+      assert.equal(res.statusCode, 200, res.body.slice(0, 300));
+      assert.deepEqual(res.json(), { predictions: (await predictRows(t.app, classifier, rs)).predictions });
+    }
+  });
+
+  test("a large body's errors are the small body's", async () => {
+    const rs: unknown[] = rows(18_000);
+    rs[17_999] = { a: [1] };
+    problem(await invoke(classifier, { dataframe_records: rs }), 400, "dataframe_records[17999].a");
+    problem(await invoke(classifier, { dataframe_records: rows(18_000), inputs: [] }), 400, "body");
+  });
+});
+
 describe("errors", () => {
   test("none of the four keys, or two of them → 400", async () => {
     problem(await invoke(classifier, {}), 400, "body");
@@ -110,8 +135,8 @@ describe("errors", () => {
   });
 
   test("more rows than XIGUA_PREDICT_MAX_ROWS → 413", async () => {
-    problem(await invoke(classifier, { inputs: Array.from({ length: 51 }, () => [1, 2]) }), 413);
-    problem(await invoke(classifier, { inputs: { a: Array.from({ length: 51 }, () => 1) } }), 413);
+    problem(await invoke(classifier, { inputs: Array.from({ length: MAX_ROWS + 1 }, () => [1, 2]) }), 413);
+    problem(await invoke(classifier, { inputs: { a: Array.from({ length: MAX_ROWS + 1 }, () => 1) } }), 413);
   });
 
   test("an unknown model → 404; a model that did not succeed → 409", async () => {

@@ -7,6 +7,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { INLINE_MAX_BODY_BYTES, INLINE_MAX_ROWS } from "../../src/server/predict.js";
 import { fixture, testApp, uploadCsv, type TestApp } from "../helpers/app.js";
 import { cancelledModel, predictRows, train } from "../helpers/interop.js";
 
@@ -17,13 +18,14 @@ let regressor: string;
 let clusters: string;
 let cancelled: string;
 
+const MAX_ROWS = 20_000;
 const IRIS = ["sepal length (cm)", "sepal width (cm)", "petal length (cm)", "petal width (cm)"];
 /** KServe's iris-input-v2.json. */
 const KSERVE_IRIS = { inputs: [{ name: "input-0", shape: [2, 4], datatype: "FP32", data: [[6.8, 2.8, 4.8, 1.4], [6.0, 3.4, 4.5, 1.6]] }] };
 const IRIS_ROWS = KSERVE_IRIS.inputs[0].data.map((values) => Object.fromEntries(IRIS.map((name, j) => [name, values[j]])));
 
 before(async () => {
-  t = await testApp({ predictMaxRows: 20 });
+  t = await testApp({ predictMaxRows: MAX_ROWS });
   const irisDs = (await uploadCsv(t.app, "iris", fixture("iris.csv"))).id;
   const wm3 = (await uploadCsv(t.app, "wm3", fixture("watermelon-3.0.csv"))).id;
   iris = await train(t.app, { dataset_id: irisDs, algorithm: "logistic_regression", target: "target", validation: { method: "none" } });
@@ -191,8 +193,23 @@ describe("inference", () => {
     oipError(await infer(iris, { ...KSERVE_IRIS, id: 42 }), 400, /id/);
   });
 
+  test("more rows than run inline, and a body too large to parse on the request thread: the same as /predict", async () => {
+    for (const n of [INLINE_MAX_ROWS * 3, 19_000]) {
+      const data = Array.from({ length: n }, (_, i) => [4 + ((i * 37) % 40) / 10, 2 + ((i * 53) % 25) / 10, 1 + ((i * 7) % 60) / 10, ((i * 11) % 25) / 10]);
+      const payload = { inputs: [{ name: "x", shape: [n, 4], datatype: "FP64", data }] };
+      if (n === 19_000) assert.ok(JSON.stringify(payload).length > INLINE_MAX_BODY_BYTES);
+      const res = await infer(iris, payload);
+      assert.equal(res.statusCode, 200, res.body.slice(0, 300));
+      const expected = await predictRows(t.app, iris, data.map((r) => Object.fromEntries(IRIS.map((name, j) => [name, r[j]]))));
+      assert.deepEqual(res.json().outputs[0].data, expected.predictions);
+      assert.equal(res.json().outputs[1].data.length, n * 3);
+      // The same mistake in a large body gets the small body's answer.
+      oipError(await infer(iris, { ...payload, inputs: [{ ...payload.inputs[0], datatype: "BYTES" }] }), 400, /BYTES/);
+    }
+  });
+
   test("more rows than XIGUA_PREDICT_MAX_ROWS → 413; unknown model → 404; not succeeded → 409", async () => {
-    oipError(await infer(iris, { inputs: [{ name: "m", shape: [21, 4], datatype: "FP64", data: Array.from({ length: 84 }, () => 1) }] }), 413);
+    oipError(await infer(iris, { inputs: [{ name: "m", shape: [MAX_ROWS + 1, 4], datatype: "FP64", data: Array.from({ length: 4 * (MAX_ROWS + 1) }, () => 1) }] }), 413);
     oipError(await infer("md_0000000000000000", KSERVE_IRIS), 404);
     oipError(await infer(cancelled, KSERVE_IRIS), 409);
   });

@@ -13,6 +13,7 @@ import type { StoreLocator } from "../../store/store.js";
 import type { PredictBody } from "../schemas/models.js";
 import type { Probabilities } from "../predict.js";
 import type { CsvPredictOptions } from "../interop/csv-predict.js";
+import type { InteropFormat, OipNames } from "../interop/answers.js";
 import type { ExplainOptions, Explained } from "../explain.js";
 import type { FeatureScoresTask, WireScore } from "./feature-scores.js";
 import type { DatasetUpload } from "./ingest-dataset.js";
@@ -78,6 +79,12 @@ export class ComputePool {
     const task: ComputeTask = "blocks" in input ? { ...base, blocks: input.blocks } : { ...base, body: input.body };
     const transferList = "blocks" in input ? input.blocks.map((b) => b.buffer) : undefined;
     return bytesOf(await this.run(task, transferList));
+  }
+
+  /** An MLflow or OIP body's blocks (moved to the thread) → the response's bytes. */
+  async predictInterop(format: InteropFormat, modelId: string, sha256: string, maxRows: number, blocks: Uint8Array<ArrayBuffer>[], names?: OipNames): Promise<Buffer> {
+    const task: ComputeTask = { kind: "predict-interop", format, modelId, sha256, maxRows, blocks, ...(names ? { names } : {}) };
+    return bytesOf(await this.run(task, blocks.map((b) => b.buffer)));
   }
 
   /** A text/csv predict body's blocks (moved to the thread) → the response's bytes (JSON or CSV, as `options.format` says). */

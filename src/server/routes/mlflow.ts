@@ -7,10 +7,11 @@ import type { FastifyPluginAsync, FastifySchemaCompiler } from "fastify";
 import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { notFound } from "../errors.js";
-import { mlflowRows } from "../interop/mlflow.js";
+import { answer } from "../interop/answer-request.js";
+import { registerPredictBodyReader } from "../predict-body.js";
 import { resolveModelRef } from "../model-ref.js";
 import { cellValue, errorResponses, problemSchema } from "../schemas/common.js";
-import { predictConverted, servableModel } from "../serve-predict.js";
+import { servableModel } from "../serve-predict.js";
 
 export const refParams = z.object({ ref: z.string().min(1).max(200).describe("A model id (md_…) or registry reference (name, name:version, name@alias)") });
 
@@ -47,6 +48,8 @@ const bodyPassThrough: FastifySchemaCompiler<z.ZodType> = (route) => (route.http
 export const mlflowRoutes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { store, models, config, compute } = app.services;
+  // /predict's JSON reader: a body over 256 KiB is left in blocks and parsed on the compute pool.
+  registerPredictBodyReader(app, config.bodyLimitBytes);
 
   const servable = async (ref: string) => {
     const id = await resolveModelRef(store, ref);
@@ -69,11 +72,8 @@ export const mlflowRoutes: FastifyPluginAsync = async (base) => {
     },
     async (request, reply) => {
       const { id, model } = await servable(request.params.ref);
-      const rows = mlflowRows(request.body, model.features.map((f) => f.name), config.predictMaxRows);
-      const wire = await predictConverted({ compute, config }, id, model, { rows }, false);
-      const body = { predictions: wire.projections ?? wire.predictions ?? [], ...(wire.warnings ? { warnings: wire.warnings } : {}) };
       // Serialised here, as /predict does: the schema documents the shape, checking 100k rows cell by cell would cost more than predicting them.
-      return reply.type("application/json; charset=utf-8").send(JSON.stringify(body) as never);
+      return reply.type("application/json; charset=utf-8").send((await answer({ compute, config }, "mlflow", request, id, model)) as never);
     },
   );
 

@@ -6,15 +6,17 @@
  * the protocol says (plugins/errors.ts, registerOipErrorHandling).
  */
 import { readFileSync } from "node:fs";
-import type { FastifyPluginAsync, FastifyReply, FastifySchemaCompiler } from "fastify";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest, FastifySchemaCompiler } from "fastify";
 import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { notFound } from "../errors.js";
-import { OIP_DATATYPES, oipInferRequest, oipMetadata, oipOutputTensors, selectOutputs, versionRef } from "../interop/oip.js";
+import { answer } from "../interop/answer-request.js";
+import { OIP_DATATYPES, oipMetadata, versionRef } from "../interop/oip.js";
+import { registerPredictBodyReader } from "../predict-body.js";
 import { resolveModelRef } from "../model-ref.js";
 import type { AllowedMethods } from "../plugins/errors.js";
 import { registerOipErrorHandling } from "../plugins/errors.js";
-import { predictConverted, servableModel } from "../serve-predict.js";
+import { servableModel } from "../serve-predict.js";
 
 const SERVER_VERSION = (JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
@@ -69,6 +71,8 @@ export const oipRoutes: FastifyPluginAsync<{ allowedMethods: AllowedMethods }> =
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { store, models, config, compute } = app.services;
   registerOipErrorHandling(app, options.allowedMethods);
+  // /predict's JSON reader: a body over 256 KiB is left in blocks and parsed on the compute pool.
+  registerPredictBodyReader(app, config.bodyLimitBytes);
 
   const refOf = (params: ModelParams) => (params.version === undefined ? params.name : versionRef(params.name, params.version));
   const servable = async (params: ModelParams) => {
@@ -152,22 +156,12 @@ export const oipRoutes: FastifyPluginAsync<{ allowedMethods: AllowedMethods }> =
     validatorCompiler: bodyPassThrough as never,
     config: { scope: "predict" as const },
   });
-  const infer = async (request: { params: unknown; body: unknown }, reply: FastifyReply) => {
+  const infer = async (request: FastifyRequest, reply: FastifyReply) => {
     const params = request.params as ModelParams;
     const { id, model, version } = await servable(params);
-    const parsed = oipInferRequest(request.body, model.features, config.predictMaxRows);
-    const selected = selectOutputs(model, parsed.outputs);
-    // Probabilities asked for by name must exist (422 otherwise); by default they come when the model gives them.
-    const probabilities = parsed.outputs === null ? "available" : selected.includes("probabilities");
-    const wire = await predictConverted({ compute, config }, id, model, { rows: parsed.rows }, probabilities);
-    const body = {
-      model_name: params.name,
-      model_version: version ?? id,
-      ...(parsed.id !== undefined ? { id: parsed.id } : {}),
-      outputs: oipOutputTensors(model, wire, selected),
-    };
+    const names = { name: params.name, version: version ?? id };
     // Serialised here, as /predict does (see ../predict.ts).
-    return reply.type("application/json; charset=utf-8").send(JSON.stringify(body) as never);
+    return reply.type("application/json; charset=utf-8").send((await answer({ compute, config }, "oip", request, id, model, names)) as never);
   };
   app.post("/models/:name/infer", inferSchema("oipInfer", nameParams), infer);
   app.post("/models/:name/versions/:version/infer", inferSchema("oipInferVersion", versionParams), infer);
