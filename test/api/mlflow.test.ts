@@ -112,6 +112,11 @@ describe("errors", () => {
     problem(await invoke(classifier, { columns: ["a", "b"], data: [[1, 2]] }), 400, "body");
   });
 
+  test("a CSV body → 415 (CSV files go to /predict)", async () => {
+    const res = await t.app.inject({ method: "POST", url: `/v1/models/${classifier}/invocations`, headers: { "content-type": "text/csv" }, payload: "a,b\n1,2\n" });
+    problem(res, 415);
+  });
+
   test("an unknown key next to a format key → 400 naming it", async () => {
     problem(await invoke(classifier, { dataframe_records: ROWS, extra: 1 }), 400, "extra");
   });

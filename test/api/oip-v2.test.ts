@@ -191,6 +191,8 @@ describe("inference", () => {
     oipError(await infer(iris, { inputs: [{ name: IRIS[0], shape: [1], datatype: "FP64", data: [1] }, { name: IRIS[1], shape: [2], datatype: "FP64", data: [1, 2] }] }), 400, /rows/);
     oipError(await infer(iris, { inputs: [{ name: IRIS[0], shape: [1], datatype: "INT32", data: [1.5] }] }), 400, /INT32/);
     oipError(await infer(iris, { ...KSERVE_IRIS, id: 42 }), 400, /id/);
+    oipError(await t.app.inject({ method: "POST", url: `/v2/models/${iris}/infer`, headers: { "content-type": "text/csv" }, payload: "a\n1\n" }), 415);
+    oipError(await t.app.inject({ method: "POST", url: `/v2/models/${iris}/infer`, headers: { "content-type": "text/plain" }, payload: "hello" }), 415);
   });
 
   test("more rows than run inline, and a body too large to parse on the request thread: the same as /predict", async () => {

@@ -5,7 +5,9 @@
  * on the pool from its original bytes (no structured clone of parsed rows).
  */
 import type { FastifyRequest } from "fastify";
+import { ApiError } from "../errors.js";
 import type { CachedModel } from "../model-cache.js";
+import { UnparsedCsvBody } from "../plugins/csv-body.js";
 import { runsInline } from "../predict.js";
 import { bodyBlocks, UnparsedPredictBody } from "../predict-body.js";
 import { predictConverted } from "../serve-predict.js";
@@ -22,6 +24,10 @@ export async function answer(
 ): Promise<string | Buffer> {
   const { compute, config } = services;
   const maxRows = config.predictMaxRows;
+  // The root's text/csv reader hands these routes bytes; they speak JSON (CSV scoring is POST /v1/models/{id}/predict).
+  if (Buffer.isBuffer(request.body) || request.body instanceof UnparsedCsvBody) {
+    throw new ApiError("unsupported_media_type", `this route takes application/json; a CSV file is scored by POST /v1/models/${id}/predict with Content-Type: text/csv`);
+  }
   if (request.body instanceof UnparsedPredictBody) return compute.predictInterop(format, id, model.sha256, maxRows, request.body.blocks, names);
   const prepared = prepare(format, model, request.body, maxRows, names);
   if (!runsInline(prepared.body.rows.length, model.bytes)) {

@@ -65,7 +65,7 @@ export const mlflowRoutes: FastifyPluginAsync = async (base) => {
         summary: "Predict with MLflow's scoring payloads (dataframe_split, dataframe_records, instances, inputs) → { predictions }",
         params: refParams,
         body: invocationsBody,
-        response: { 200: invocationsResponse, 404: problemSchema, 409: problemSchema, 413: problemSchema, 503: problemSchema, ...errorResponses },
+        response: { 200: invocationsResponse, 404: problemSchema, 409: problemSchema, 413: problemSchema, 415: problemSchema, 503: problemSchema, ...errorResponses },
       },
       validatorCompiler: bodyPassThrough as never,
       config: { scope: "predict" },

@@ -62,7 +62,7 @@ const inferResponse = z
 type ModelParams = { name: string; version?: string };
 const nameParams = z.object({ name: z.string().min(1).max(200) });
 const versionParams = nameParams.extend({ version: z.string().min(1).max(100) });
-const errors = { 400: oipError, 404: oipError, 409: oipError, 413: oipError, 422: oipError, 500: oipError, 503: oipError };
+const errors = { 400: oipError, 404: oipError, 409: oipError, 413: oipError, 415: oipError, 422: oipError, 500: oipError, 503: oipError };
 
 /** The inference body is converted (and its errors reported) by oipInferRequest; other parts are validated by zod. */
 const bodyPassThrough: FastifySchemaCompiler<z.ZodType> = (route) => (route.httpPart === "body" ? (data: unknown) => ({ value: data }) : validatorCompiler(route));
