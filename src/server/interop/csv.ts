@@ -9,7 +9,6 @@ import { CsvCursor } from "../../data/csv-cursor.js";
 import { DataError } from "../../data/errors.js";
 import { FORBIDDEN_COLUMN_NAMES } from "../../data/infer.js";
 import { ApiError } from "../errors.js";
-import { checkRowCount } from "../predict.js";
 
 export interface CsvTable {
   columns: string[];
@@ -48,7 +47,11 @@ export function readCsvTable(bytes: Buffer, maxRows: number): CsvTable {
     const cells: string[][] = [];
     while (cursor.nextRow()) {
       const line = cursor.line;
-      if (cells.length === maxRows) checkRowCount(maxRows + 1, maxRows);
+      if (cells.length === maxRows) {
+        throw new ApiError("payload_too_large", `the CSV has more than ${maxRows} rows; the limit is ${maxRows} (XIGUA_PREDICT_MAX_ROWS): send them in batches`, [
+          { path: "body", message: `at most ${maxRows} rows` },
+        ]);
+      }
       const row: string[] = [];
       do {
         cursor.readField();
