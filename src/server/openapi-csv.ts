@@ -1,10 +1,11 @@
 /**
- * CSV alternatives the route schemas cannot state (zod describes one JSON body and one
- * JSON answer): a text/csv body and answer on predict, a text/csv answer on a
- * dataset's rows. Added to the generated document, as withCsvUpload does for uploads.
+ * CSV alternatives the route schemas cannot state (zod describes one JSON body): a
+ * text/csv body on predict, added to the generated document as withCsvUpload does for
+ * uploads. The CSV answers (predict and a dataset's rows with Accept: text/csv) are
+ * described on their 200 responses rather than listed as a second media type: typed
+ * clients (openapi-fetch) would otherwise see every answer as `string | object`.
  */
-type Content = Record<string, unknown>;
-type Operation = { requestBody?: { content?: Content }; responses?: Record<string, { content?: Content }> };
+type Operation = { requestBody?: { content?: Record<string, unknown> }; responses?: Record<string, { description?: string }> };
 type Doc = { paths?: Record<string, Record<string, Operation>> };
 
 const CSV_BODY = {
@@ -18,13 +19,12 @@ export function withCsvAlternatives<T>(doc: T): T {
   const paths = (doc as Doc).paths ?? {};
   const predict = paths["/v1/models/{id}/predict"]?.post;
   if (predict?.requestBody?.content) predict.requestBody.content["text/csv"] = CSV_BODY;
-  const predicted = predict?.responses?.["200"]?.content;
+  const predicted = predict?.responses?.["200"];
   if (predicted) {
-    predicted["text/csv"] = {
-      schema: { type: "string", description: "With a text/csv body and Accept: text/csv: the body's columns, then prediction and one p_<class> per class (projection_<j> for projections)." },
-    };
+    predicted.description =
+      "The predictions as JSON; for a text/csv body with Accept: text/csv, text/csv instead: the body's columns, then prediction and one p_<class> per class (projection_<j> for projections).";
   }
-  const rows = paths["/v1/datasets/{id}/rows"]?.get?.responses?.["200"]?.content;
-  if (rows) rows["text/csv"] = { schema: { type: "string", description: "With Accept: text/csv: a header row, then the rows (missing cells empty); the whole table unless offset or limit is given." } };
+  const rows = paths["/v1/datasets/{id}/rows"]?.get?.responses?.["200"];
+  if (rows) rows.description = "A page of rows as JSON; with Accept: text/csv, text/csv instead: a header row, then the rows (missing cells empty), the whole table unless offset or limit is given.";
   return doc;
 }
