@@ -101,6 +101,22 @@ describe("seed 004, radar ROC (planes are items 1, 3, 6, 7, 11)", () => {
   });
 });
 
+describe("curves", () => {
+  test("thinned to curve_points (default 1000), end points kept; the metrics come from every score", async () => {
+    const n = 3000;
+    const yTrue = Array.from({ length: n }, (_, i) => ((i * 7919) % 13 < 5 ? 1 : 0));
+    const yScore = Array.from({ length: n }, (_, i) => (((i * 104729) % 997) / 997 + yTrue[i] * 0.3) / 1.3);
+    const full = await metrics({ y_true: yTrue, y_score: yScore, curve_points: 100_000 });
+    const thin = await metrics({ y_true: yTrue, y_score: yScore, curve_points: 50 });
+    const byDefault = await metrics({ y_true: yTrue, y_score: yScore });
+    assert.ok(full.curves.roc.fpr.length > 1000, String(full.curves.roc.fpr.length));
+    assert.ok(thin.curves.roc.fpr.length <= 50 && thin.curves.pr.recall.length <= 50);
+    assert.ok(byDefault.curves.roc.fpr.length <= 1000 && byDefault.curves.pr.precision.length <= 1000);
+    assert.deepEqual(thin.metrics, full.metrics);
+    assert.deepEqual([thin.curves.roc.fpr[0], thin.curves.roc.fpr.at(-1)], [full.curves.roc.fpr[0], full.curves.roc.fpr.at(-1)]);
+  });
+});
+
 describe("scikit-learn's documented examples", () => {
   test("hamming_loss([[0, 1], [1, 1]], zeros) = 0.75", async () => {
     const body = await metrics({ y_true: [[0, 1], [1, 1]], y_pred: [[0, 0], [0, 0]] });

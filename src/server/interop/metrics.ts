@@ -22,6 +22,7 @@ import { sortLevels } from "../../data/frame.js";
 import {
   aucFromCounts,
   averagePrecisionFromCounts,
+  downsampleCurve,
   breakEvenFromCounts,
   hammingLoss,
   labelRankingLoss,
@@ -46,6 +47,9 @@ export const METRICS_MAX_LABELS = 10_000;
 /** Cells of a multi-label matrix, or of a y_score matrix. */
 export const METRICS_MAX_CELLS = 10_000_000;
 
+/** Default points per curve: a curve of a million scores stays a few kilobytes. */
+export const CURVE_POINTS = 1000;
+
 const label = z.union([z.string(), z.number(), z.boolean()]);
 const values = z.array(label).min(1).max(METRICS_MAX_SAMPLES);
 const matrix = z.array(z.array(z.number()).min(1).max(METRICS_MAX_LABELS)).min(1).max(METRICS_MAX_SAMPLES);
@@ -62,6 +66,13 @@ export const metricsBody = z
     labels: z.array(label).min(2).max(10_000).optional().describe("The classes, in order (default: the values of y_true and y_pred, sorted)."),
     positive_class: label.optional().describe("Binary metrics' positive class (default: the second of the sorted classes)."),
     beta: z.number().positive().max(1e6).optional().describe("Adds fbeta (binary)."),
+    curve_points: z
+      .number()
+      .int()
+      .min(2)
+      .max(100_000)
+      .default(CURVE_POINTS)
+      .describe("Thin each curve to at most this many points (end points and the ROC convex hull kept), as GET /v1/evaluations/{id} does."),
     confusion_matrix: z
       .object({ labels: z.array(label).min(2).max(1000), matrix: z.array(z.array(z.number().nonnegative())).min(2).max(1000).describe("Rows actual, columns predicted.") })
       .strict()
@@ -202,7 +213,7 @@ function classification(body: MetricsBody): MetricsResult {
   const probabilityLike = proba !== undefined && areProbabilities(proba, k);
 
   if (yPredRaw !== undefined) {
-    const summary = summarizeClassification({ yTrue, yPred: indices("y_pred", yPredRaw), proba, classes, positiveClass, beta: body.beta });
+    const summary = summarizeClassification({ yTrue, yPred: indices("y_pred", yPredRaw), proba, classes, positiveClass, beta: body.beta, curvePoints: body.curve_points });
     if (!probabilityLike) delete summary.metrics.log_loss;
     const { per_class_curves: _unused, ...rest } = summary;
     return { task: "classification", ...rest };
@@ -216,7 +227,8 @@ function classification(body: MetricsBody): MetricsResult {
     metrics.auc = aucFromCounts(counts);
     metrics.average_precision = averagePrecisionFromCounts(counts);
     metrics.bep = breakEvenFromCounts(counts);
-    return { task: "classification", metrics, positive_class: classes[positive], curves: { roc: rocToWire(rocFromCounts(counts)), pr: prToWire(prFromCounts(counts)) } };
+    const curves = { roc: downsampleCurve(rocToWire(rocFromCounts(counts)), body.curve_points), pr: downsampleCurve(prToWire(prFromCounts(counts)), body.curve_points) };
+    return { task: "classification", metrics, positive_class: classes[positive], curves };
   }
   const ovr = oneVsRestAuc(yTrue, proba, k);
   metrics.auc = ovr.macro;
