@@ -20,6 +20,7 @@ import { ModelCache } from "./model-cache.js";
 import { createNodeEvents } from "./node-events.js";
 import { withProblemTypes } from "./openapi-problems.js";
 import { withoutUnusedSchemas, withProblemMediaType } from "./openapi-tidy.js";
+import { withCsvAlternatives } from "./openapi-csv.js";
 import { ComputePool } from "./compute/pool.js";
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from "./plugins/errors.js";
 import { registerCsvBodyParser } from "./plugins/csv-body.js";
@@ -36,6 +37,9 @@ import { modelRoutes } from "./routes/models.js";
 import { uiRoutes } from "./routes/ui.js";
 import { registryRoutes } from "./routes/registry.js";
 import { transformRoutes } from "./routes/transform.js";
+import { mlflowRoutes } from "./routes/mlflow.js";
+import { oipRoutes } from "./routes/oip.js";
+import { metricsRoutes } from "./routes/metrics.js";
 import "./services.js";
 import { OPEN_PRINCIPAL, type Principal } from "./access/principal.js";
 import { checkKeysUsable, registerAccess } from "./access/guard.js";
@@ -123,7 +127,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandling(app);
+  const allowedMethods = registerErrorHandling(app);
   registerBodyDepthLimit(app);
   // Every request is the open principal until the access plugin authenticates it.
   app.decorateRequest("principal", null as unknown as Principal);
@@ -187,10 +191,15 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
         { name: "searches", description: "Grid and random hyper-parameter searches, every candidate an evaluation." },
         { name: "health", description: "Liveness and readiness probes." },
         { name: "access", description: "API keys with scopes (XIGUA_AUTH=keys) and the audit trail of who created or deleted what." },
+        {
+          name: "interoperability",
+          description:
+            "Other tools' formats on xigua models: MLflow's scoring protocol (invocations, ping), the Open Inference Protocol v2 (KServe V2 REST, under /v2, whose errors are { error } as that protocol says), and metrics computed from given labels and scores.",
+        },
       ],
     },
     transform: (input) => jsonSchemaTransform(withAccessDocs(input)),
-    transformObject: (input) => withoutUnusedSchemas(withProblemMediaType(withProblemTypes(withCsvUpload(jsonSchemaTransformObject(input) as OpenApiDocument)))),
+    transformObject: (input) => withoutUnusedSchemas(withProblemMediaType(withProblemTypes(withCsvAlternatives(withCsvUpload(jsonSchemaTransformObject(input) as OpenApiDocument))))),
   });
   // The documentation is public: every route in here (Swagger UI's too) is marked so.
   await app.register(async (docs) => {
@@ -212,6 +221,9 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(comparisonRoutes, { prefix: "/v1" });
   await app.register(searchRoutes, { prefix: "/v1" });
   await app.register(accessRoutes, { prefix: "/v1" });
+  await app.register(mlflowRoutes, { prefix: "/v1" });
+  await app.register(metricsRoutes, { prefix: "/v1" });
+  await app.register(oipRoutes, { prefix: "/v2", allowedMethods });
   await app.register(uiRoutes);
 
   // Both before buildApp resolves, so before any route serves (awaited, as they ran synchronously before).

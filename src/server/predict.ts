@@ -113,7 +113,11 @@ function nonFiniteWarning(rows: number[]): string {
   return `the output of ${rows.length} row(s) is not a finite number (an input too extreme for the model overflowed) and is sent as null: rows ${shown}`;
 }
 
-function predictionToWire(model: FittedModel, p: Prediction, withProbabilities: boolean): Record<string, unknown> {
+/**
+ * `withProbabilities`: true adds them (a 422 when the model has none), "available" adds
+ * them when the model gives them (the interop formats, whose outputs are optional).
+ */
+export function predictionToWire(model: FittedModel, p: Prediction, withProbabilities: Probabilities): Omit<PredictWire, "model_id"> {
   switch (p.task) {
     case "classification": {
       const classes = model.classes!;
@@ -122,7 +126,7 @@ function predictionToWire(model: FittedModel, p: Prediction, withProbabilities: 
       const predictions: (string | null)[] = Array.from(p.labels, (c) => classes[c]);
       for (const i of bad) predictions[i] = null;
       const warnings = bad.length ? { warnings: [nonFiniteWarning(bad)] } : {};
-      if (!withProbabilities) return { predictions, ...warnings };
+      if (!withProbabilities || (withProbabilities === "available" && !p.proba)) return { predictions, ...warnings };
       if (!p.proba) throw new ApiError("unusable_request", `${model.algorithm.name} gives no probabilities with these params`, [{ path: "probabilities", message: "not available" }]);
       const proba = p.proba;
       const probabilities = predictions.map((_, i) => {
@@ -138,7 +142,7 @@ function predictionToWire(model: FittedModel, p: Prediction, withProbabilities: 
     }
     case "clustering": {
       const predictions = Array.from(p.labels);
-      if (!withProbabilities) return { predictions };
+      if (!withProbabilities || (withProbabilities === "available" && !p.proba)) return { predictions };
       if (!p.proba) throw new ApiError("unusable_request", `${model.algorithm.name} gives no membership probabilities`, [{ path: "probabilities", message: "not available" }]);
       const proba = p.proba;
       const k = proba.length / Math.max(predictions.length, 1);
@@ -166,6 +170,31 @@ export interface RegistryIdentity {
 
 /** Validated rows → the 200 response body as JSON text. Throws ApiError / DataError (the caller maps them). */
 export function predictJson(modelId: string, model: FittedModel, body: PredictBody, identity?: RegistryIdentity): string {
+  return JSON.stringify(predictWire(modelId, model, body, body.probabilities ?? false, identity));
+}
+
+/** Validated rows → the 200 response body (POST /v1/models/{id}/predict's shape); other formats convert this object. */
+export function predictWire(modelId: string, model: FittedModel, body: PredictBody, probabilities: Probabilities = body.probabilities ?? false, identity?: RegistryIdentity): PredictWire {
+  const named = identity?.name != null ? { name: identity.name, version: identity.version } : null;
+  return { model_id: modelId, ...named, ...predictionToWire(model, predictRows(modelId, model, body), probabilities) };
+}
+
+export type Probabilities = boolean | "available";
+
+/** The wire fields of a predict response (predictResponse in schemas/models.ts documents them). */
+export interface PredictWire {
+  model_id: string;
+  /** A named model's registry identity. */
+  name?: string;
+  version?: number | null;
+  predictions?: (string | number | null)[];
+  probabilities?: Record<string, number | null>[];
+  projections?: (number | null)[][];
+  warnings?: string[];
+}
+
+/** The model's output for validated rows (threshold moved when asked). */
+export function predictRows(modelId: string, model: FittedModel, body: Pick<PredictBody, "rows" | "decision_threshold">): Prediction {
   if (model.algorithm.transductive) {
     throw new ApiError("transductive_model", `${model.algorithm.name} labels only the rows it was trained on and defines no cluster for a new row; GET /v1/models/${modelId}/labels lists them`, [
       { path: "rows", message: "transductive model" },
@@ -174,6 +203,5 @@ export function predictJson(modelId: string, model: FittedModel, body: PredictBo
   const X = encodeRows(body.rows, model.features);
   let prediction = predictPipeline(model.algorithm, model.pipeline, X);
   if (body.decision_threshold !== undefined) prediction = moveThreshold(model, prediction, body.decision_threshold);
-  const named = identity?.name != null ? { name: identity.name, version: identity.version } : null;
-  return JSON.stringify({ model_id: modelId, ...named, ...predictionToWire(model, prediction, body.probabilities ?? false) });
+  return prediction;
 }

@@ -94,6 +94,13 @@ export class FuzzHarness {
       this.knownGapOrFail(`${request.method} ${routePattern}`, request, { status: res.statusCode, body: res.body }, label());
       return;
     }
+    if (res.statusCode >= 400 && request.url.startsWith("/v2")) {
+      // The Open Inference Protocol's routes answer its own error object, { "error": "…" }, as that protocol says.
+      assert.match(String(res.headers["content-type"]), /^application\/json/, label());
+      const body = res.json() as Record<string, unknown>;
+      assert.ok(typeof body.error === "string" && Object.keys(body).length === 1, `not an OIP error object: ${label()}`);
+      return;
+    }
     if (res.statusCode >= 400) {
       assert.match(String(res.headers["content-type"]), /^application\/problem\+json/, label());
       const code = (res.json() as { code?: string }).code ?? "";

@@ -119,13 +119,15 @@ test("the OpenAPI document lists exactly the catalogue's problem types", async (
   assert.deepEqual([...problem.properties.code.enum].sort(), [...codes].sort());
   assert.deepEqual(problem["x-problem-types"], PROBLEM_TYPES.map((p) => ({ ...p })));
   for (const p of PROBLEM_TYPES) assert.ok(problem.description.includes(`| \`${p.code}\` | ${p.status} | ${p.title} |`), `${p.code} in the description table`);
-  // Every documented error response refers to that one component.
+  // Every documented error response refers to that one component (OipError under /v2).
   for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> }>>)) {
     for (const [method, op] of Object.entries(methods)) {
       for (const [status, response] of Object.entries(op.responses ?? {})) {
         if (Number(status) < 400) continue;
         const schemas = Object.values(response.content ?? {}).map((c) => c.schema?.$ref);
-        assert.ok(schemas.length > 0 && schemas.every((ref) => ref === "#/components/schemas/Problem"), `${method} ${path} ${status} is a Problem`);
+        // The Open Inference Protocol's routes answer its own { error } object, as that protocol says.
+        const expected = path.startsWith("/v2") ? "#/components/schemas/OipError" : "#/components/schemas/Problem";
+        assert.ok(schemas.length > 0 && schemas.every((ref) => ref === expected), `${method} ${path} ${status} is a ${expected}`);
       }
     }
   }

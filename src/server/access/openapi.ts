@@ -6,6 +6,7 @@
  */
 import type { FastifySchema, RouteOptions } from "fastify";
 import { problemSchema } from "../schemas/common.js";
+import { isOipUrl, oipError } from "../schemas/oip.js";
 import { routeScope } from "./scope.js";
 import type { RouteScope } from "./principal.js";
 
@@ -25,6 +26,8 @@ export function withAccessDocs<T extends { schema: FastifySchema; url: string; r
   if (!schema || schema.hide) return input;
   const method = Array.isArray(route.method) ? route.method[0] : route.method;
   if (routeScope(method, route.config as { scope?: RouteScope } | undefined) === "public") return { ...input, schema: { ...schema, security: [] } };
-  const response = { 401: problemSchema, 403: problemSchema, 429: problemSchema, ...schema.response };
+  // The Open Inference Protocol's routes answer their own error body, the access errors included.
+  const body = isOipUrl(input.url) ? oipError : problemSchema;
+  const response = { 401: body, 403: body, 429: body, ...schema.response };
   return { ...input, schema: { ...schema, security: [{ bearer: [] }], response } };
 }

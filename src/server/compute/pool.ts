@@ -11,7 +11,9 @@ import type { CacheLimits } from "../model-cache.js";
 import type { DatasetSummary } from "../../store/datasets.js";
 import type { StoreLocator } from "../../store/store.js";
 import type { PredictBody } from "../schemas/models.js";
-import type { RegistryIdentity } from "../predict.js";
+import type { Probabilities, RegistryIdentity } from "../predict.js";
+import type { CsvPredictOptions } from "../interop/csv-predict.js";
+import type { InteropFormat, OipNames } from "../interop/answers.js";
 import type { ExplainOptions, Explained } from "../explain.js";
 import type { FeatureScoresTask, WireScore } from "./feature-scores.js";
 import type { DatasetUpload } from "./ingest-dataset.js";
@@ -32,6 +34,12 @@ export interface ComputePoolOptions {
 
 // The compiled worker in production, the TypeScript source under tsx (tests, dev).
 const workerFile = new URL(`./worker${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url).href;
+
+/** A predict task's answer: the response's bytes, or its failure. */
+function bytesOf(result: unknown): Buffer {
+  if (ArrayBuffer.isView(result)) return Buffer.from(result.buffer, result.byteOffset, result.byteLength);
+  return unwrap(result as Outcome<never>);
+}
 
 export class ComputePool {
   private readonly piscina: Piscina;
@@ -61,13 +69,30 @@ export class ComputePool {
   }
 
   /** An unparsed body (its blocks are moved to the thread, not copied) or a parsed one → the 200 response's JSON bytes. */
-  async predict(modelId: string, sha256: string, maxRows: number, input: { blocks: Uint8Array<ArrayBuffer>[] } | { body: PredictBody }, identity?: RegistryIdentity): Promise<Buffer> {
-    const base = { kind: "predict", modelId, sha256, maxRows, ...(identity ? { identity } : {}) } as const;
+  async predict(
+    modelId: string,
+    sha256: string,
+    maxRows: number,
+    input: { blocks: Uint8Array<ArrayBuffer>[] } | { body: PredictBody },
+    probabilities?: Probabilities,
+    identity?: RegistryIdentity,
+  ): Promise<Buffer> {
+    const base = { kind: "predict", modelId, sha256, maxRows, ...(probabilities !== undefined ? { probabilities } : {}), ...(identity ? { identity } : {}) } as const;
     const task: ComputeTask = "blocks" in input ? { ...base, blocks: input.blocks } : { ...base, body: input.body };
     const transferList = "blocks" in input ? input.blocks.map((b) => b.buffer) : undefined;
-    const result = await this.run(task, transferList);
-    if (ArrayBuffer.isView(result)) return Buffer.from(result.buffer, result.byteOffset, result.byteLength);
-    return unwrap(result as Outcome<never>);
+    return bytesOf(await this.run(task, transferList));
+  }
+
+  /** An MLflow or OIP body's blocks (moved to the thread) → the response's bytes. */
+  async predictInterop(format: InteropFormat, modelId: string, sha256: string, maxRows: number, blocks: Uint8Array<ArrayBuffer>[], names?: OipNames): Promise<Buffer> {
+    const task: ComputeTask = { kind: "predict-interop", format, modelId, sha256, maxRows, blocks, ...(names ? { names } : {}) };
+    return bytesOf(await this.run(task, blocks.map((b) => b.buffer)));
+  }
+
+  /** A text/csv predict body's blocks (moved to the thread) → the response's bytes (JSON or CSV, as `options.format` says). */
+  async predictCsv(modelId: string, sha256: string, blocks: Uint8Array<ArrayBuffer>[], length: number, options: CsvPredictOptions): Promise<Buffer> {
+    const task: ComputeTask = { kind: "predict-csv", modelId, sha256, blocks, length, options };
+    return bytesOf(await this.run(task, blocks.map((b) => b.buffer)));
   }
 
   /** The explanation's bytes, or (options null) only a check that the stored artifact still loads. */

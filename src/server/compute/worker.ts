@@ -16,7 +16,10 @@ import { move, workerData } from "piscina";
 import { openStore, type Store, type StoreLocator } from "../../store/store.js";
 import { ApiError } from "../errors.js";
 import { ModelCache, type CacheLimits } from "../model-cache.js";
-import { parsePredictBody, predictJson, servingModel, type RegistryIdentity } from "../predict.js";
+import { parseJsonBlocks, parsePredictBody, predictJson, predictWire, servingModel, type Probabilities, type RegistryIdentity } from "../predict.js";
+import { predictCsv, type CsvPredictOptions } from "../interop/csv-predict.js";
+import { answerHere, type InteropFormat, type OipNames } from "../interop/answers.js";
+import { refuseDeepBody } from "../plugins/body-depth.js";
 import type { PredictBody } from "../schemas/models.js";
 import { explainModel, type ExplainOptions, type Explained } from "../explain.js";
 import { scoreFeatures, type FeatureScoresTask, type WireScore } from "./feature-scores.js";
@@ -31,7 +34,12 @@ export interface ComputeWorkerData {
 
 export type ComputeTask =
   /** `blocks`: an unparsed body; `body`: one already parsed and validated on the request thread. */
-  | { kind: "predict"; modelId: string; sha256: string; maxRows: number; blocks?: Uint8Array[]; body?: PredictBody; identity?: RegistryIdentity }
+  /** `probabilities` overrides the body's flag ("available": when the model gives them; the interop formats). */
+  | { kind: "predict"; modelId: string; sha256: string; maxRows: number; blocks?: Uint8Array[]; body?: PredictBody; identity?: RegistryIdentity; probabilities?: Probabilities }
+  /** An MLflow or OIP body too large to parse on the request thread. */
+  | { kind: "predict-interop"; format: InteropFormat; modelId: string; sha256: string; maxRows: number; blocks: Uint8Array[]; names?: OipNames }
+  /** A text/csv predict body's bytes. */
+  | { kind: "predict-csv"; modelId: string; sha256: string; blocks: Uint8Array[]; length: number; options: CsvPredictOptions }
   | ({ kind: "feature-scores"; datasetId: string } & FeatureScoresTask)
   | { kind: "ingest-dataset"; upload: DatasetUpload }
   | ({ kind: "transform-dataset" } & TransformTask)
@@ -68,7 +76,23 @@ async function predict(task: Extract<ComputeTask, { kind: "predict" }>): Promise
   const { models } = await reader();
   const body = task.body ?? parsePredictBody(task.blocks!, task.maxRows);
   const model = await servingModel(models, task.modelId, task.sha256);
+  if (task.probabilities !== undefined) return JSON.stringify(predictWire(task.modelId, model, body, task.probabilities, task.identity));
   return predictJson(task.modelId, model, body, task.identity);
+}
+
+/** Parsed here with the same guards as the request thread's reader (parsePredictBody), then converted, predicted and formatted. */
+async function predictInterop(task: Extract<ComputeTask, { kind: "predict-interop" }>): Promise<string> {
+  const { models } = await reader();
+  const payload = parseJsonBlocks(task.blocks);
+  refuseDeepBody(payload);
+  const model = await servingModel(models, task.modelId, task.sha256);
+  return answerHere(task.format, task.modelId, model, payload, task.maxRows, task.names);
+}
+
+async function predictCsvTask(task: Extract<ComputeTask, { kind: "predict-csv" }>): Promise<string> {
+  const { models } = await reader();
+  const model = await servingModel(models, task.modelId, task.sha256);
+  return predictCsv(task.modelId, model, Buffer.concat(task.blocks, task.length), task.options);
 }
 
 async function explain(task: Extract<ComputeTask, { kind: "explain" }>): Promise<Explained | null> {
@@ -94,6 +118,8 @@ const utf8 = new TextEncoder();
 export default async function runComputeTask(task: ComputeTask): Promise<Uint8Array | Outcome<unknown>> {
   try {
     if (task.kind === "predict") return move(utf8.encode(await predict(task))) as Uint8Array;
+    if (task.kind === "predict-interop") return move(utf8.encode(await predictInterop(task))) as Uint8Array;
+    if (task.kind === "predict-csv") return move(utf8.encode(await predictCsvTask(task))) as Uint8Array;
     if (task.kind === "explain") return { ok: true, value: await explain(task) };
     if (task.kind === "ingest-dataset") return { ok: true, value: await ingestUpload((await writer()).datasets, task.upload) };
     if (task.kind === "transform-dataset") return { ok: true, value: await transformDataset(await reader(), await writer(), task) };

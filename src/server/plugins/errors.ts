@@ -92,40 +92,91 @@ function patternMatcher(url: string): RegExp {
   return new RegExp(`^${source}/?$`);
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/** What went wrong, as the catalogue names it: the one mapping every error format (problem+json, OIP's { error }) reads. */
+export interface Failure {
+  status: number;
+  code: ErrorCode;
+  detail?: string;
+  errors?: FieldError[];
+}
+
+/** An error raised while serving a request → its failure; a defect is logged and becomes a 500 saying nothing. */
+export function failureOf(error: FastifyError, request: FastifyRequest): Failure {
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const context = (error as { validationContext?: string }).validationContext;
+    const prefix = context === "querystring" ? "query" : context === "params" ? "path" : context === "headers" ? "headers" : "";
+    const errors = error.validation.map((v) => ({ path: jsonPointerToPath(v.instancePath, prefix) || prefix || "body", message: v.message ?? "invalid" }));
+    return { status: 400, code: "validation_failed", detail: `${errors.length} field(s) failed validation`, errors };
+  }
+  const problem = clientProblem(error);
+  if (problem) return problem;
+  const known = error.code ? FASTIFY_CODES[error.code] : undefined;
+  if (known) return { ...known, detail: error.message };
+  if (error instanceof SyntaxError || (error.statusCode === 400 && !error.code)) return { status: 400, code: "malformed_request", detail: error.message };
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return { status: error.statusCode, code: error.statusCode === 413 ? "payload_too_large" : "malformed_request", detail: error.message };
+  }
+  request.log.error({ err: error }, "unhandled error");
+  return { status: 500, code: "internal", detail: INTERNAL_DETAIL };
+}
+
+/** Methods the app serves on a concrete path (none: no route there). */
+export type AllowedMethods = (path: string) => string[];
+
+/** Installs the problem+json error and not-found handlers; returns the lookup of methods allowed per path (for 405s). */
+export function registerErrorHandling(app: FastifyInstance): AllowedMethods {
   // Known paths, so a wrong method on one is a 405 with Allow rather than a 404.
   const routes: { matcher: RegExp; methods: string[] }[] = [];
   app.addHook("onRoute", (route) => {
     if (route.schema?.hide) return;
     routes.push({ matcher: patternMatcher(route.url), methods: ([] as string[]).concat(route.method) });
   });
+  const allowedMethods: AllowedMethods = (path) => [...new Set(routes.filter((r) => r.matcher.test(path)).flatMap((r) => r.methods))];
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const context = (error as { validationContext?: string }).validationContext;
-      const prefix = context === "querystring" ? "query" : context === "params" ? "path" : context === "headers" ? "headers" : "";
-      const errors = error.validation.map((v) => ({ path: jsonPointerToPath(v.instancePath, prefix) || prefix || "body", message: v.message ?? "invalid" }));
-      return send(reply, request, 400, "validation_failed", `${errors.length} field(s) failed validation`, errors);
-    }
-    const problem = clientProblem(error);
-    if (problem) return send(reply, request, problem.status, problem.code, problem.detail, problem.errors);
-    const known = error.code ? FASTIFY_CODES[error.code] : undefined;
-    if (known) return send(reply, request, known.status, known.code, error.message);
-    if (error instanceof SyntaxError || (error.statusCode === 400 && !error.code)) return send(reply, request, 400, "malformed_request", error.message);
-    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return send(reply, request, error.statusCode, error.statusCode === 413 ? "payload_too_large" : "malformed_request", error.message);
-    }
-    request.log.error({ err: error }, "unhandled error");
-    return send(reply, request, 500, "internal", INTERNAL_DETAIL);
+    const failure = failureOf(error, request);
+    return send(reply, request, failure.status, failure.code, failure.detail, failure.errors);
   });
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split("?")[0];
-    const allowed = [...new Set(routes.filter((r) => r.matcher.test(path)).flatMap((r) => r.methods))];
+    const allowed = allowedMethods(path);
     if (allowed.length > 0) {
       reply.header("allow", allowed.join(", "));
       return send(reply, request, 405, "method_not_allowed", `${request.method} is not allowed on ${path}; allowed: ${allowed.join(", ")}`);
     }
     return send(reply, request, 404, "route_not_found", `no route ${request.method} ${path}`);
+  });
+  return allowedMethods;
+}
+
+/** OIP's error text: the detail, with the field messages it does not already carry. */
+function oipMessage(failure: Failure): string {
+  const detail = failure.detail ?? "";
+  const extra = (failure.errors ?? []).filter((e) => !detail.includes(e.message)).slice(0, 10).map((e) => `${e.path}: ${e.message}`);
+  return extra.length ? `${detail}: ${extra.join("; ")}` : detail;
+}
+
+/**
+ * The Open Inference Protocol's error answer, `{ "error": "…" }` with the status the
+ * catalogue gives (400 malformed, 404 unknown model, …), for the scope of the /v2 routes.
+ */
+export function registerOipErrorHandling(scope: FastifyInstance, allowedMethods: AllowedMethods): void {
+  const sendOip = (reply: FastifyReply, request: FastifyRequest, status: number, error: string) => {
+    if (status === 429 || status === 503) reply.header("retry-after", "5");
+    return reply.code(status).header("x-request-id", request.id).type("application/json; charset=utf-8").send({ error });
+  };
+  scope.setErrorHandler((error: FastifyError, request, reply) => {
+    const failure = failureOf(error, request);
+    return sendOip(reply, request, failure.status, oipMessage(failure));
+  });
+  scope.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?")[0];
+    const allowed = allowedMethods(path);
+    if (allowed.length > 0) {
+      reply.header("allow", allowed.join(", "));
+      return sendOip(reply, request, 405, `${request.method} is not allowed on ${path}; allowed: ${allowed.join(", ")}`);
+    }
+    return sendOip(reply, request, 404, `no route ${request.method} ${path}`);
   });
 }

@@ -15,6 +15,9 @@ import { registerPredictBodyReader, UnparsedPredictBody } from "../predict-body.
 import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
 import { columnsPage, columnsQuery, createDatasetCsvQuery, createDatasetJson, datasetSchema, levelsPage, levelsQuery, rowsPage, rowsQuery } from "../schemas/datasets.js";
 import { cursorSeq, page } from "./pagination.js";
+import { csvOfFrame, EXPORT_CHUNK_ROWS, exportChunks } from "../interop/csv-export.js";
+import { wantsCsv } from "../interop/csv.js";
+import { Readable } from "node:stream";
 
 export function datasetToWire(d: DatasetSummary) {
   return { id: d.id, name: d.name, row_count: d.row_count, column_count: d.column_count, columns: d.columns_head, ...(d.source ? { source: d.source } : {}), created_at: d.created_at };
@@ -150,11 +153,29 @@ export const datasetRoutes: FastifyPluginAsync = async (base) => {
 
   app.get(
     "/datasets/:id/rows",
-    { schema: { operationId: "listDatasetRows", tags: ["datasets"], summary: "Page through a dataset's rows", params: idParams, querystring: rowsQuery, response: { 200: rowsPage, 404: problemSchema, ...errorResponses } } },
-    async (request) => {
-      const page = await store.datasets.loadRows(request.params.id, request.query.offset, request.query.limit);
-      if (!page) throw notFound("dataset", request.params.id);
-      return { items: frameRows(page.frame, 0, page.frame.rowCount), total: page.total };
+    {
+      schema: {
+        operationId: "listDatasetRows", tags: ["datasets"],
+        summary: "Page through a dataset's rows (Accept: text/csv exports the table as CSV)",
+        description:
+          "With Accept: text/csv the answer is CSV (header row, missing cells empty, RFC 4180 quoting): the whole table, streamed in chunks of " +
+          `${EXPORT_CHUNK_ROWS} rows, when neither offset nor limit is given; otherwise that page.`,
+        params: idParams,
+        querystring: rowsQuery,
+        response: { 200: rowsPage, 404: problemSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const csv = wantsCsv(request.headers.accept);
+      const query = new URLSearchParams(request.url.split("?")[1] ?? "");
+      const whole = csv && !query.has("offset") && !query.has("limit");
+      const page = await store.datasets.loadRows(id, request.query.offset, whole ? EXPORT_CHUNK_ROWS : request.query.limit);
+      if (!page) throw notFound("dataset", id);
+      if (!csv) return { items: frameRows(page.frame, 0, page.frame.rowCount), total: page.total };
+      reply.type("text/csv; charset=utf-8").header("content-disposition", `attachment; filename="${id}.csv"`);
+      if (!whole) return reply.send(csvOfFrame(page.frame, true) as never);
+      return reply.send(Readable.from(exportChunks(store.datasets, id, page), { objectMode: false }) as never);
     },
   );
 

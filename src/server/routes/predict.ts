@@ -19,7 +19,9 @@ import { bodyBlocks, registerPredictBodyReader, UnparsedPredictBody } from "../p
 import { isModelId, resolveModelRef } from "../model-ref.js";
 import { errorResponses, problemSchema } from "../schemas/common.js";
 import { modelRefParams } from "../schemas/registry.js";
-import { predictBody, predictResponse, type PredictBody } from "../schemas/models.js";
+import { predictBody, predictCsvQuery, predictResponse, type PredictBody } from "../schemas/models.js";
+import { UnparsedCsvBody } from "../plugins/csv-body.js";
+import { predictCsvRoute } from "../interop/csv-route.js";
 
 export const predictRoute: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -27,6 +29,10 @@ export const predictRoute: FastifyPluginAsync = async (base) => {
 
   // This plugin's own JSON reader (encapsulated: other routes keep the default one).
   registerPredictBodyReader(app, config.bodyLimitBytes);
+  const validateBody = fastBodyValidator(
+    predictBody,
+    (body) => body instanceof UnparsedPredictBody || isWellFormedPredictBody(body) || Buffer.isBuffer(body) || body instanceof UnparsedCsvBody,
+  );
 
   app.post(
     "/models/:id/predict",
@@ -35,22 +41,30 @@ export const predictRoute: FastifyPluginAsync = async (base) => {
       schema: {
         operationId: "predict", tags: ["models"],
         summary: `Predict for raw rows (at most XIGUA_PREDICT_MAX_ROWS rows, default 100,000; batches over ${INLINE_MAX_ROWS} rows run on the compute pool)`,
+        description:
+          "A text/csv body (header row; the same cells as JSON rows, read as text) scores a file, on the compute pool when large; ?probabilities=true and ?decision_threshold= apply to it " +
+          "(a JSON body carries them in the body; the query is ignored for it). With Accept: text/csv the answer is CSV: the file's columns, then `prediction` and one `p_<class>` " +
+          "per class when the model gives probabilities (`projection_<j>` for projections), RFC 4180 quoting, missing cells empty.",
         params: modelRefParams,
+        querystring: predictCsvQuery,
         body: predictBody,
-        response: { 200: predictResponse, 404: problemSchema, 409: problemSchema, 413: problemSchema, 503: problemSchema, ...errorResponses },
+        response: { 200: predictResponse, 404: problemSchema, 409: problemSchema, 413: problemSchema, 415: problemSchema, 503: problemSchema, ...errorResponses },
       },
       // The row cap comes before validation, which walks every row.
       preValidation: async (request) => {
         const rows = (request.body as { rows?: unknown } | null)?.rows;
         if (Array.isArray(rows)) checkRowCount(rows.length, config.predictMaxRows);
       },
-      validatorCompiler: fastBodyValidator(predictBody, (body) => body instanceof UnparsedPredictBody || isWellFormedPredictBody(body)) as never,
+      // The query applies to CSV bodies only and is validated there (predictCsvRoute), so a JSON request never pays for it.
+      validatorCompiler: ((route: { httpPart?: string }) =>
+        route.httpPart === "querystring" ? (data: unknown) => ({ value: data }) : validateBody(route as never)) as never,
     },
     async (request, reply) => {
       const ref = request.params.id;
       // An id resolves without the store; a name, version or alias is read fresh (an alias moved elsewhere counts now).
       const id = isModelId(ref) ? ref : await resolveModelRef(store, ref);
       if (id === undefined) throw notFound("model", ref);
+      if (Buffer.isBuffer(request.body) || request.body instanceof UnparsedCsvBody) return predictCsvRoute(app.services, request, reply, id, request.body);
       // Cache hits answer synchronously: no await on the single-row hot path.
       const serving = models.peekServingState(id) ?? (await models.servingState(id));
       if (!serving) throw notFound("model", ref);
@@ -59,12 +73,12 @@ export const predictRoute: FastifyPluginAsync = async (base) => {
       const body = request.body as PredictBody | UnparsedPredictBody;
       // Already JSON text: sent as is, past the schema serializer (typed as the schema's shape by construction).
       const send = (json: string | Buffer) => reply.type("application/json; charset=utf-8").send(json as never);
-      if (body instanceof UnparsedPredictBody) return send(await compute.predict(id, sha256, config.predictMaxRows, { blocks: body.blocks }, { name: serving.name, version: serving.version }));
+      if (body instanceof UnparsedPredictBody) return send(await compute.predict(id, sha256, config.predictMaxRows, { blocks: body.blocks }, undefined, { name: serving.name, version: serving.version }));
 
       const model = models.peek(id, sha256) ?? (await servingModel(models, id, sha256));
       if (!runsInline(body.rows.length, model.bytes)) {
         const blocks = bodyBlocks(request);
-        return send(await compute.predict(id, sha256, config.predictMaxRows, blocks ? { blocks } : { body }, { name: serving.name, version: serving.version }));
+        return send(await compute.predict(id, sha256, config.predictMaxRows, blocks ? { blocks } : { body }, undefined, { name: serving.name, version: serving.version }));
       }
       return send(predictJson(id, model, body, serving));
     },

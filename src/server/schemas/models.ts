@@ -128,6 +128,17 @@ export const predictBody = z
 
 export type PredictBody = z.infer<typeof predictBody>;
 
+/** Options of a text/csv predict body (a JSON body carries them itself). */
+export const predictCsvQuery = z
+  .object({
+    probabilities: z.enum(["true", "false"]).optional().describe("CSV bodies with a JSON answer: add probabilities (a CSV answer has them whenever the model gives them)."),
+    decision_threshold: z
+      .union([z.literal("rescale"), z.coerce.number().min(0).max(1)])
+      .optional()
+      .describe("CSV bodies: as decision_threshold in a JSON body."),
+  })
+  .strict();
+
 /** Sent pre-serialised (src/server/predict.ts): this schema documents the response; tests hold responses to it. */
 export const labelsQuery = z.object({
   offset: z.coerce.number().int().min(0).default(0),
