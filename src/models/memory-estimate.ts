@@ -156,7 +156,26 @@ function layerSizes(params: Params, shape: MemoryShape): number[] {
   return [shape.features, ...hidden, shape.classes > 2 ? shape.classes : 1];
 }
 
-const neural: FamilyEstimate = (_algorithm, params, shape) => {
+/**
+ * rbf_network: the n × m design (one column per radial unit), k-means' centres and bounds,
+ * and one least-squares problem at a time ((m + 1)² Gram matrix, its factor, the QR fallback).
+ */
+const rbfNetwork: FamilyEstimate = (_algorithm, params, shape) => {
+  const { rows: n, features: p } = shape;
+  const m = Math.min(num(params, "n_centers", 10), Math.max(1, n));
+  const outputs = Math.max(1, shape.classes);
+  return [
+    { path: "params.n_centers", bytes: values(n * m + 6 * (m + 1) * (m + 1) + Math.min(n * m, ELKAN_MAX_BOUNDS) + 4 * m * p + outputs * m), what: `the design of ${n.toLocaleString("en")} rows × ${m} radial units, the output layer's least squares and k-means' bounds` },
+    { path: "features", bytes: values(3 * n * p + n * (outputs + 4)), what: `the training rows as a row-major copy, targets and per-row scores (${n} rows × ${p} features)` },
+  ];
+};
+
+/** Per algorithm of the neural family; the rest are mlp-shaped. */
+const NEURAL: Readonly<Record<string, FamilyEstimate>> = { rbf_network: rbfNetwork };
+
+const neural: FamilyEstimate = (algorithm, params, shape) => {
+  const own = Object.hasOwn(NEURAL, algorithm.name) ? NEURAL[algorithm.name] : undefined;
+  if (own) return own(algorithm, params, shape);
   const n = shape.rows;
   const sizes = layerSizes(params, shape);
   let weights = 0;

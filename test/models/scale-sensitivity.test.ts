@@ -94,6 +94,7 @@ test("every registered algorithm declares scaleSensitive", () => {
     "naive_bayes",
     "optics",
     "perceptron",
+    "rbf_network",
     "ridge",
     "seeded_kmeans",
     "self_training",
