@@ -170,8 +170,18 @@ const rbfNetwork: FamilyEstimate = (_algorithm, params, shape) => {
   ];
 };
 
+/** som / som_projection: the rows' copy and labels, the units' weights and grid positions. */
+const selfOrganisingMap: FamilyEstimate = (_algorithm, params, shape) => {
+  const { rows: n, features: p } = shape;
+  const units = num(params, "grid_rows", 5) * num(params, "grid_cols", 5);
+  return [
+    { path: "features", bytes: values(2 * n * p + 2 * n), what: `the training rows as a row-major copy and their best-matching units (${n} rows × ${p} features)` },
+    { path: "params.grid_rows", bytes: values(units * (p + 4)), what: `${units.toLocaleString("en")} units' weights, positions and U-matrix` },
+  ];
+};
+
 /** Per algorithm of the neural family; the rest are mlp-shaped. */
-const NEURAL: Readonly<Record<string, FamilyEstimate>> = { rbf_network: rbfNetwork };
+const NEURAL: Readonly<Record<string, FamilyEstimate>> = { rbf_network: rbfNetwork, som: selfOrganisingMap, som_projection: selfOrganisingMap };
 
 const neural: FamilyEstimate = (algorithm, params, shape) => {
   const own = Object.hasOwn(NEURAL, algorithm.name) ? NEURAL[algorithm.name] : undefined;

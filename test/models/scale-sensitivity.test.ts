@@ -100,6 +100,8 @@ test("every registered algorithm declares scaleSensitive", () => {
     "self_training",
     "semi_supervised_gmm",
     "softmax_regression",
+    "som",
+    "som_projection",
     "stacking",
     "svm",
     "svr",

@@ -59,8 +59,9 @@ test("ordinary requests fit the default budget for every algorithm (50,000 rows 
   ]) {
     const classes = dataset(rows, columns, [], k);
     const values = dataset(rows, columns, [], 0);
-    // Clustering algorithms train without a target: their terms are checked in test/models/cluster/memory.test.ts.
-    for (const a of listAlgorithms().filter((x) => !x.tasks.includes("clustering"))) {
+    // Clustering and projection algorithms train without a target: their terms are checked in test/models/cluster/memory.test.ts
+    // and test/models/neural/memory.test.ts.
+    for (const a of listAlgorithms().filter((x) => !x.tasks.includes("clustering") && !x.tasks.includes("projection"))) {
       const d = a.tasks.includes("classification") ? classes : values;
       const e = estimate({ algorithm: a.name }, d);
       assert.ok(e.bytes > 0 && e.bytes < DEFAULTS.jobMemoryMb * MIB, `${a.name} on ${rows} × ${columns}: ${Math.round(e.bytes / MIB)} MiB`);
