@@ -180,8 +180,18 @@ const selfOrganisingMap: FamilyEstimate = (_algorithm, params, shape) => {
   ];
 };
 
+/** art: the rows' unit-length copy and labels, each epoch's visiting order, up to max_categories prototypes. */
+const adaptiveResonance: FamilyEstimate = (_algorithm, params, shape) => {
+  const { rows: n, features: p } = shape;
+  const q = num(params, "max_categories", 100);
+  return [
+    { path: "features", bytes: values(2 * n * p + 3 * n), what: `the training rows as unit vectors, their categories and a visiting order (${n} rows × ${p} features)` },
+    { path: "params.max_categories", bytes: values(2 * q * p + q), what: `up to ${q.toLocaleString("en")} category prototypes` },
+  ];
+};
+
 /** Per algorithm of the neural family; the rest are mlp-shaped. */
-const NEURAL: Readonly<Record<string, FamilyEstimate>> = { rbf_network: rbfNetwork, som: selfOrganisingMap, som_projection: selfOrganisingMap };
+const NEURAL: Readonly<Record<string, FamilyEstimate>> = { rbf_network: rbfNetwork, som: selfOrganisingMap, som_projection: selfOrganisingMap, art: adaptiveResonance };
 
 const neural: FamilyEstimate = (algorithm, params, shape) => {
   const own = Object.hasOwn(NEURAL, algorithm.name) ? NEURAL[algorithm.name] : undefined;

@@ -74,6 +74,7 @@ test("every registered algorithm declares scaleSensitive", () => {
   assert.deepEqual(sensitive, [
     "adaboost",
     "agnes",
+    "art",
     "bagging",
     "bisecting_kmeans",
     "constrained_kmeans",

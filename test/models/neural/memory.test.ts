@@ -1,4 +1,4 @@
-/** The neural family's own memory terms (rbf_network, som, som_projection): defaults fit the default budget; the terms grow with what they name. */
+/** The neural family's own memory terms (rbf_network, som, som_projection, art): defaults fit the default budget; the terms grow with what they name. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { estimateAlgorithmMemory, type MemoryShape } from "../../../src/models/memory-estimate.js";
@@ -8,7 +8,7 @@ import { DEFAULTS } from "../../../src/server/config.js";
 const MIB = 1 << 20;
 const shape = (rows: number, features: number, classes = 0): MemoryShape => ({ rows, features, levels: [], classes });
 const total = (name: string, params: Record<string, unknown>, s: MemoryShape) => estimateAlgorithmMemory(getAlgorithm(name)!, params, s).reduce((t, x) => t + x.bytes, 0);
-const NAMES = ["rbf_network", "som", "som_projection"];
+const NAMES = ["rbf_network", "som", "som_projection", "art"];
 
 test("defaults fit the default budget on 50,000 × 30 and 2,000 × 1,000", () => {
   for (const name of NAMES) {
