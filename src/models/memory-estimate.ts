@@ -190,8 +190,23 @@ const adaptiveResonance: FamilyEstimate = (_algorithm, params, shape) => {
   ];
 };
 
+/**
+ * cascade_correlation: the n × (features + units) columns of the cascade (one more while a
+ * unit is tried), a candidate's activations and deltas, one least-squares problem at a time.
+ */
+const cascade: FamilyEstimate = (_algorithm, params, shape) => {
+  const { rows: n, features: p } = shape;
+  const units = num(params, "max_hidden_units", 10);
+  const m = p + units + 1;
+  const outputs = Math.max(1, shape.classes);
+  return [
+    { path: "params.max_hidden_units", bytes: values(n * m + 6 * (m + 1) * (m + 1) + (units * (units + 2 * p)) / 2), what: `the cascade's ${m} columns over ${n.toLocaleString("en")} rows, the output layer's least squares and the frozen units` },
+    { path: "features", bytes: values(n * (p + 3 * outputs + 4)), what: `the training rows, targets, residuals and a candidate's activations (${n} rows)` },
+  ];
+};
+
 /** Per algorithm of the neural family; the rest are mlp-shaped. */
-const NEURAL: Readonly<Record<string, FamilyEstimate>> = { rbf_network: rbfNetwork, som: selfOrganisingMap, som_projection: selfOrganisingMap, art: adaptiveResonance };
+const NEURAL: Readonly<Record<string, FamilyEstimate>> = { rbf_network: rbfNetwork, som: selfOrganisingMap, som_projection: selfOrganisingMap, art: adaptiveResonance, cascade_correlation: cascade };
 
 const neural: FamilyEstimate = (algorithm, params, shape) => {
   const own = Object.hasOwn(NEURAL, algorithm.name) ? NEURAL[algorithm.name] : undefined;

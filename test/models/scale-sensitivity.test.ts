@@ -77,6 +77,7 @@ test("every registered algorithm declares scaleSensitive", () => {
     "art",
     "bagging",
     "bisecting_kmeans",
+    "cascade_correlation",
     "constrained_kmeans",
     "dbscan",
     "diana",
