@@ -221,13 +221,15 @@ const neural: FamilyEstimate = (algorithm, params, shape) => {
   // The network keeps activations and deltas for max(batch, min(n, 1024)) rows (trainer.ts); validation losses use the same buffers.
   const capacity = Math.max(batch, Math.min(n, 1024));
   const out = sizes[sizes.length - 1];
+  // Dropout keeps a mask beside the activations and deltas.
+  const buffers = num(params, "dropout", 0) > 0 ? 3 : 2;
   return [
     // Parameters, gradient, two optimiser moments, the best epoch's and the best restart's copies, and the state's own copy.
     { path: "params.hidden_layer_sizes", bytes: values(7 * weights), what: `${weights.toLocaleString("en")} network weights with gradients, optimiser state and kept copies` },
     {
       path: capacity > 1024 ? (bp === "accumulated" ? "params.bp" : "params.batch_size") : "params.hidden_layer_sizes",
-      bytes: values(2 * capacity * units),
-      what: `activations and deltas of ${capacity.toLocaleString("en")} rows × ${units.toLocaleString("en")} units`,
+      bytes: values(buffers * capacity * units),
+      what: `activations, deltas${buffers === 3 ? " and dropout masks" : ""} of ${capacity.toLocaleString("en")} rows × ${units.toLocaleString("en")} units`,
     },
     { path: "features", bytes: values(2 * n * (shape.features + out)), what: "the training rows and targets as row-major copies" },
   ];

@@ -63,6 +63,10 @@ const shared = {
   validation_fraction: z.number().gt(0).lt(1).default(VALIDATION_FRACTION),
   /** Extra trainings from other seeded initialisations; the best is kept (seed 003's first way out of local minima). */
   n_restarts: z.number().int().min(0).max(MAX_RESTARTS).default(0),
+  /** glorot: scikit-learn's Glorot-uniform bounds; uniform_0_1: every weight and threshold in [0, 1), as the seed's BP pseudo-code. */
+  init: z.enum(["glorot", "uniform_0_1"]).default("glorot"),
+  /** Probability that a hidden unit is left out of a training pass (inverted dropout, seeded); 0: none. Prediction always uses every unit. */
+  dropout: z.number().min(0).lt(1).default(0),
 };
 
 const momentum = z.number().min(0).lt(1).default(0.9);

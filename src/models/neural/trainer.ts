@@ -52,8 +52,10 @@ export function trainRun(
   const { n } = train;
   const B = batchSizeFor(params, n);
   // Activations and deltas are capacity × units per layer: bounded by CHUNK_ROWS, not by the rows or the batch.
-  const net = new Network(spec, Math.min(CHUNK_ROWS, Math.max(n, validation ? validation.n : 0)));
-  const w = initialParams(spec, rng);
+  const w = initialParams(spec, rng, params.init);
+  // The dropout masks draw from their own fork, taken only when dropout is on: without it the run's draws are as before.
+  const dropout = params.dropout > 0 ? { rate: params.dropout, rng: rng.fork() } : null;
+  const net = new Network(spec, Math.min(CHUNK_ROWS, Math.max(n, validation ? validation.n : 0)), dropout);
   const grad = new Float64Array(w.length);
   const stepper = createStepper(params.solver, w.length, stepperOptions(params));
   const Xb = new Float64Array(B * d);
