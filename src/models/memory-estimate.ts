@@ -232,8 +232,19 @@ const neural: FamilyEstimate = (algorithm, params, shape) => {
       what: `activations, deltas${buffers === 3 ? " and dropout masks" : ""} of ${capacity.toLocaleString("en")} rows × ${units.toLocaleString("en")} units`,
     },
     { path: "features", bytes: values(2 * n * (shape.features + out)), what: "the training rows and targets as row-major copies" },
+    ...searchTerms(params, weights),
   ];
 };
+
+/** mlp's weight_search: a genetic population (and its next generation) of whole weight vectors; annealing keeps three. */
+function searchTerms(params: Params, weights: number): MemoryTerm[] {
+  const search = params.weight_search as { kind?: unknown; population?: unknown } | undefined;
+  if (search?.kind === "genetic") {
+    const population = typeof search.population === "number" ? search.population : 30;
+    return [{ path: "params.weight_search.population", bytes: values(2 * population * weights), what: `two generations of ${population} weight vectors` }];
+  }
+  return search?.kind === "simulated_annealing" ? [{ path: "params.weight_search", bytes: values(3 * weights), what: "the current, proposed and best weight vectors" }] : [];
+}
 
 const baseline: FamilyEstimate = (_algorithm, _params, shape) => [{ path: "features", bytes: values(shape.rows * Math.max(1, shape.classes)), what: "per-row predictions" }];
 
