@@ -157,7 +157,61 @@ function layerSizes(params: Params, shape: MemoryShape): number[] {
   return [shape.features, ...hidden, shape.classes > 2 ? shape.classes : 1];
 }
 
-const neural: FamilyEstimate = (_algorithm, params, shape) => {
+/**
+ * rbf_network: the n × m design (one column per radial unit), k-means' centres and bounds,
+ * and one least-squares problem at a time ((m + 1)² Gram matrix, its factor, the QR fallback).
+ */
+const rbfNetwork: FamilyEstimate = (_algorithm, params, shape) => {
+  const { rows: n, features: p } = shape;
+  const m = Math.min(num(params, "n_centers", 10), Math.max(1, n));
+  const outputs = Math.max(1, shape.classes);
+  return [
+    { path: "params.n_centers", bytes: values(n * m + 6 * (m + 1) * (m + 1) + Math.min(n * m, ELKAN_MAX_BOUNDS) + 4 * m * p + outputs * m), what: `the design of ${n.toLocaleString("en")} rows × ${m} radial units, the output layer's least squares and k-means' bounds` },
+    { path: "features", bytes: values(3 * n * p + n * (outputs + 4)), what: `the training rows as a row-major copy, targets and per-row scores (${n} rows × ${p} features)` },
+  ];
+};
+
+/** som / som_projection: the rows' copy and labels, the units' weights and grid positions. */
+const selfOrganisingMap: FamilyEstimate = (_algorithm, params, shape) => {
+  const { rows: n, features: p } = shape;
+  const units = num(params, "grid_rows", 5) * num(params, "grid_cols", 5);
+  return [
+    { path: "features", bytes: values(2 * n * p + 2 * n), what: `the training rows as a row-major copy and their best-matching units (${n} rows × ${p} features)` },
+    { path: "params.grid_rows", bytes: values(units * (p + 4)), what: `${units.toLocaleString("en")} units' weights, positions and U-matrix` },
+  ];
+};
+
+/** art: the rows' unit-length copy and labels, each epoch's visiting order, up to max_categories prototypes. */
+const adaptiveResonance: FamilyEstimate = (_algorithm, params, shape) => {
+  const { rows: n, features: p } = shape;
+  const q = num(params, "max_categories", 100);
+  return [
+    { path: "features", bytes: values(2 * n * p + 3 * n), what: `the training rows as unit vectors, their categories and a visiting order (${n} rows × ${p} features)` },
+    { path: "params.max_categories", bytes: values(2 * q * p + q), what: `up to ${q.toLocaleString("en")} category prototypes` },
+  ];
+};
+
+/**
+ * cascade_correlation: the n × (features + units) columns of the cascade (one more while a
+ * unit is tried), a candidate's activations and deltas, one least-squares problem at a time.
+ */
+const cascade: FamilyEstimate = (_algorithm, params, shape) => {
+  const { rows: n, features: p } = shape;
+  const units = num(params, "max_hidden_units", 10);
+  const m = p + units + 1;
+  const outputs = Math.max(1, shape.classes);
+  return [
+    { path: "params.max_hidden_units", bytes: values(n * m + 6 * (m + 1) * (m + 1) + (units * (units + 2 * p)) / 2), what: `the cascade's ${m} columns over ${n.toLocaleString("en")} rows, the output layer's least squares and the frozen units` },
+    { path: "features", bytes: values(n * (p + 3 * outputs + 4)), what: `the training rows, targets, residuals and a candidate's activations (${n} rows)` },
+  ];
+};
+
+/** Per algorithm of the neural family; the rest are mlp-shaped. */
+const NEURAL: Readonly<Record<string, FamilyEstimate>> = { rbf_network: rbfNetwork, som: selfOrganisingMap, som_projection: selfOrganisingMap, art: adaptiveResonance, cascade_correlation: cascade };
+
+const neural: FamilyEstimate = (algorithm, params, shape) => {
+  const own = Object.hasOwn(NEURAL, algorithm.name) ? NEURAL[algorithm.name] : undefined;
+  if (own) return own(algorithm, params, shape);
   const n = shape.rows;
   const sizes = layerSizes(params, shape);
   let weights = 0;
@@ -168,17 +222,30 @@ const neural: FamilyEstimate = (_algorithm, params, shape) => {
   // The network keeps activations and deltas for max(batch, min(n, 1024)) rows (trainer.ts); validation losses use the same buffers.
   const capacity = Math.max(batch, Math.min(n, 1024));
   const out = sizes[sizes.length - 1];
+  // Dropout keeps a mask beside the activations and deltas.
+  const buffers = num(params, "dropout", 0) > 0 ? 3 : 2;
   return [
     // Parameters, gradient, two optimiser moments, the best epoch's and the best restart's copies, and the state's own copy.
     { path: "params.hidden_layer_sizes", bytes: values(7 * weights), what: `${weights.toLocaleString("en")} network weights with gradients, optimiser state and kept copies` },
     {
       path: capacity > 1024 ? (bp === "accumulated" ? "params.bp" : "params.batch_size") : "params.hidden_layer_sizes",
-      bytes: values(2 * capacity * units),
-      what: `activations and deltas of ${capacity.toLocaleString("en")} rows × ${units.toLocaleString("en")} units`,
+      bytes: values(buffers * capacity * units),
+      what: `activations, deltas${buffers === 3 ? " and dropout masks" : ""} of ${capacity.toLocaleString("en")} rows × ${units.toLocaleString("en")} units`,
     },
     { path: "features", bytes: values(2 * n * (shape.features + out)), what: "the training rows and targets as row-major copies" },
+    ...searchTerms(params, weights),
   ];
 };
+
+/** mlp's weight_search: a genetic population (and its next generation) of whole weight vectors; annealing keeps three. */
+function searchTerms(params: Params, weights: number): MemoryTerm[] {
+  const search = params.weight_search as { kind?: unknown; population?: unknown } | undefined;
+  if (search?.kind === "genetic") {
+    const population = typeof search.population === "number" ? search.population : 30;
+    return [{ path: "params.weight_search.population", bytes: values(2 * population * weights), what: `two generations of ${population} weight vectors` }];
+  }
+  return search?.kind === "simulated_annealing" ? [{ path: "params.weight_search", bytes: values(3 * weights), what: "the current, proposed and best weight vectors" }] : [];
+}
 
 const baseline: FamilyEstimate = (_algorithm, _params, shape) => [{ path: "features", bytes: values(shape.rows * Math.max(1, shape.classes)), what: "per-row predictions" }];
 

@@ -9,6 +9,10 @@ import { id3 } from "./tree/id3.js";
 import { obliqueTree } from "./tree/oblique-tree.js";
 import { linearAlgorithms } from "./linear/index.js";
 import { mlp } from "./neural/mlp.js";
+import { rbfNetwork } from "./neural/rbf-network.js";
+import { som, somProjection } from "./neural/som.js";
+import { art } from "./neural/art.js";
+import { cascadeCorrelation } from "./neural/cascade-correlation.js";
 import { knn } from "./neighbors/knn.js";
 import { svm } from "./svm/svm.js";
 import { svr } from "./svm/svr.js";
@@ -28,7 +32,7 @@ import { stacking } from "./ensemble/stacking.js";
  * must not read the other's exports while it is still being evaluated.
  */
 function all(): readonly Algorithm[] {
-  return [baseline, id3, c45, cart, obliqueTree, ...linearAlgorithms, mlp, svm, svr, randomForest, bagging, adaboost, easyEnsemble, voting, stacking, gradientBoosting, ...clusterAlgorithms, ...projectionAlgorithms, labelPropagation, labelSpreading, selfTraining, seededKmeans, constrainedKmeans, semiSupervisedGmm, tsvm, ...bayesAlgorithms, knn];
+  return [baseline, id3, c45, cart, obliqueTree, ...linearAlgorithms, mlp, rbfNetwork, cascadeCorrelation, svm, svr, randomForest, bagging, adaboost, easyEnsemble, voting, stacking, gradientBoosting, ...clusterAlgorithms, ...projectionAlgorithms, som, somProjection, art, labelPropagation, labelSpreading, selfTraining, seededKmeans, constrainedKmeans, semiSupervisedGmm, tsvm, ...bayesAlgorithms, knn];
 }
 
 let byName: Map<string, Algorithm> | null = null;

@@ -136,6 +136,16 @@ function stepTerms(name: string, spec: Spec, s: FlowShape, classes: number, at: 
         { path: `${at}.n_components`, bytes: values(n * d), what: `lda_projection: ${d} projected columns` },
       ];
     }
+    case "rbm": {
+      const p = chosenNumeric(spec, s);
+      const k = int(spec, "n_components", 16);
+      const batch = Math.min(n, int(spec, "batch_size", 10));
+      s.numeric += k - p;
+      return [
+        // The [0, 1] copy of the inputs, the weights, and the batch's phases; at apply, n × K probabilities and their columns.
+        { path: `${at}.n_components`, bytes: values(n * p + p * k + 4 * batch * (p + k) + 2 * n * k), what: `rbm: ${p} × ${k} weights and ${k} hidden-unit columns over ${n.toLocaleString("en")} rows` },
+      ];
+    }
     case "mds": {
       const p = chosenNumeric(spec, s);
       const m = Math.min(n, int(spec, "max_landmarks", 500));
@@ -199,7 +209,7 @@ function selectTerms(spec: Spec, s: FlowShape, classes: number, at: string): Mem
 }
 
 /** The option to change when a step's output columns make the table too wide. */
-const WIDENING_OPTION: Readonly<Record<string, string>> = { one_hot: "columns", polynomial: "degree", pca: "n_components", lda_projection: "n_components", mds: "n_components", nca: "n_components", lmnn: "n_components", impute: "add_indicator" };
+const WIDENING_OPTION: Readonly<Record<string, string>> = { one_hot: "columns", polynomial: "degree", pca: "n_components", lda_projection: "n_components", mds: "n_components", rbm: "n_components", nca: "n_components", lmnn: "n_components", impute: "add_indicator" };
 
 function repetitions(validation: ResolvedSpec["validation"]): number {
   const v = validation as { method: string; repeats?: number; rounds?: number };
@@ -259,4 +269,4 @@ export function estimateJobMemory(spec: Pick<ResolvedSpec, "algorithm" | "params
 }
 
 /** Steps the estimate models one by one; any other step counts as rewriting every column (a test keeps this list honest). */
-export const MODELLED_STEPS: readonly string[] = ["scale", "binarize", "transform", "impute", "ordinal", "one_hot", "polynomial", "pca", "lda_projection", "mds", "nca", "lmnn", "select", "resample", "target_encode"];
+export const MODELLED_STEPS: readonly string[] = ["scale", "binarize", "transform", "impute", "ordinal", "one_hot", "polynomial", "pca", "lda_projection", "mds", "nca", "lmnn", "select", "resample", "target_encode", "rbm"];

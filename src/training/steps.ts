@@ -2,7 +2,7 @@
  * The preprocessing step registry as the pipeline sees it: every data/
  * transform (unsupervised, ignores the target), and the steps in ./steps/ that
  * need the target or the seeded generator — projections (pca, lda_projection,
- * mds), feature selection (filter, wrapper and embedded), and class resampling.
+ * mds, rbm), feature selection (filter, wrapper and embedded), and class resampling.
  *
  * A step may also:
  * - `describe` its fitted state for people (GET /v1/models/{id});
@@ -26,6 +26,7 @@ import { mdsStep } from "./steps/mds.js";
 import { ncaStep } from "./steps/nca.js";
 import { lmnnStep } from "./steps/lmnn.js";
 import { pcaStep } from "./steps/pca.js";
+import { rbmStep } from "./steps/rbm.js";
 import { resampleStep } from "./steps/resample.js";
 import { selectStep } from "./steps/select.js";
 import { targetEncodeStep } from "./steps/target-encode.js";
@@ -66,7 +67,7 @@ for (const [name, t] of transforms) {
     ...(t.plan ? { plan: (spec: unknown, columns: readonly PlannedColumn[]) => t.plan!(spec, columns) } : {}),
   };
 }
-const steps: readonly TypedStep<never, never>[] = [pcaStep, ldaProjectionStep, mdsStep, ncaStep, lmnnStep, selectStep, resampleStep, targetEncodeStep] as unknown as TypedStep<never, never>[];
+const steps: readonly TypedStep<never, never>[] = [pcaStep, ldaProjectionStep, mdsStep, ncaStep, lmnnStep, selectStep, resampleStep, targetEncodeStep, rbmStep] as unknown as TypedStep<never, never>[];
 for (const s of steps) registry[s.name] = s as unknown as PipelineStep;
 
 export const STEP_REGISTRY: Readonly<Record<string, PipelineStep>> = registry;

@@ -59,7 +59,8 @@ test("ordinary requests fit the default budget for every algorithm (50,000 rows 
   ]) {
     const classes = dataset(rows, columns, [], k);
     const values = dataset(rows, columns, [], 0);
-    // Clustering and projection algorithms train without a target: their terms are checked in test/models/cluster/memory.test.ts and test/models/projection/memory.test.ts.
+    // Clustering and projection algorithms train without a target: their terms are checked in test/models/cluster/memory.test.ts,
+    // test/models/projection/memory.test.ts and test/models/neural/memory.test.ts.
     for (const a of listAlgorithms().filter((x) => !x.tasks.includes("clustering") && !x.tasks.includes("projection"))) {
       const d = a.tasks.includes("classification") ? classes : values;
       const e = estimate({ algorithm: a.name }, d);

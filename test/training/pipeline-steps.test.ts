@@ -49,7 +49,7 @@ describe("the step catalogue", () => {
     const steps = listSteps();
     assert.deepEqual(
       steps.map((s) => s.name),
-      ["binarize", "impute", "lda_projection", "lmnn", "mds", "nca", "one_hot", "ordinal", "pca", "polynomial", "resample", "scale", "select", "target_encode", "transform"],
+      ["binarize", "impute", "lda_projection", "lmnn", "mds", "nca", "one_hot", "ordinal", "pca", "polynomial", "rbm", "resample", "scale", "select", "target_encode", "transform"],
     );
     for (const s of steps) {
       assert.ok(s.description.length > 20, s.name);

@@ -40,11 +40,21 @@ export function layoutOf(sizes: readonly number[]): Layout {
   return { weights, biases, total: at };
 }
 
-/** Glorot-uniform initialisation as scikit-learn's MLP does it (bound √(2/(fan_in+fan_out)) for sigmoid, √(6/…) otherwise). */
-export function initialParams(spec: NetworkSpec, rng: Rng): Float64Array {
+export type InitName = "glorot" | "uniform_0_1";
+
+/**
+ * Glorot-uniform initialisation as scikit-learn's MLP does it (bound √(2/(fan_in+fan_out)) for
+ * sigmoid, √(6/…) otherwise); or, as the seed's standard-BP pseudo-code says (在(0,1)范围内随机初始化),
+ * every weight and threshold uniform in [0, 1).
+ */
+export function initialParams(spec: NetworkSpec, rng: Rng, init: InitName = "glorot"): Float64Array {
   const { sizes } = spec;
   const layout = layoutOf(sizes);
   const params = new Float64Array(layout.total);
+  if (init === "uniform_0_1") {
+    for (let i = 0; i < params.length; i++) params[i] = rng.next();
+    return params;
+  }
   const factor = spec.activation === "sigmoid" ? 2 : 6;
   for (let l = 1; l < sizes.length; l++) {
     const bound = Math.sqrt(factor / (sizes[l - 1] + sizes[l]));
@@ -73,27 +83,47 @@ export class Network {
   private readonly deltas: Float64Array[];
   private readonly L: number;
 
+  /** Hidden layers' keep masks of the current training batch (0, or 1/(1 − p) for a kept unit); empty without dropout. */
+  private readonly masks: Float64Array[];
+
+  /**
+   * `dropout` (with its generator): the probability that a hidden unit is left out of one training
+   * forward pass. Inverted dropout: kept units are scaled by 1/(1 − p), so the expected input of
+   * the next layer is the same as with every unit, and prediction and validation use the plain network.
+   */
   constructor(
     readonly spec: NetworkSpec,
     readonly capacity: number,
+    private readonly dropout: { rate: number; rng: Rng } | null = null,
   ) {
     this.layout = layoutOf(spec.sizes);
     this.L = spec.sizes.length - 1;
     this.acts = spec.sizes.map((s) => new Float64Array(capacity * s));
     this.deltas = spec.sizes.map((s, l) => new Float64Array(l === 0 ? 0 : capacity * s));
+    this.masks = dropout && dropout.rate > 0 ? spec.sizes.map((s, l) => new Float64Array(l === 0 || l === this.L ? 0 : capacity * s)) : [];
   }
 
   /** Forward pass of B ≤ capacity rows (row-major X). Returns the output buffer (B × n_L, valid until the next call). */
-  forward(params: Float64Array, X: Float64Array, B: number): Float64Array {
+  forward(params: Float64Array, X: Float64Array, B: number, training = false): Float64Array {
     const { sizes } = this.spec;
     this.acts[0].set(X.subarray(0, B * sizes[0]));
     const act = ACTIVATIONS[this.spec.activation];
+    const drop = training && this.masks.length > 0 ? this.dropout : null;
     for (let l = 1; l <= this.L; l++) {
       const m = sizes[l];
       const Z = this.acts[l];
       affine(this.acts[l - 1], sizes[l - 1], params, this.layout.weights[l - 1], this.layout.biases[l - 1], Z, m, B);
-      if (l < this.L) act.apply(Z, B * m);
-      else for (let r = 0; r < B; r++) applyOutput(this.spec.output, Z, r * m, m);
+      if (l < this.L) {
+        act.apply(Z, B * m);
+        if (drop) {
+          const mask = this.masks[l];
+          const keep = 1 / (1 - drop.rate);
+          for (let i = 0; i < B * m; i++) {
+            mask[i] = drop.rng.next() < drop.rate ? 0 : keep;
+            Z[i] *= mask[i];
+          }
+        }
+      } else for (let r = 0; r < B; r++) applyOutput(this.spec.output, Z, r * m, m);
     }
     return this.acts[this.L];
   }
@@ -131,7 +161,7 @@ export class Network {
   private addGradient(params: Float64Array, X: Float64Array, Y: Float64Array, b: number, scale: number, grad: Float64Array): number {
     const { sizes, output, loss } = this.spec;
     const L = this.L;
-    const P = this.forward(params, X, b);
+    const P = this.forward(params, X, b, true);
     const out = sizes[L];
     const dL = this.deltas[L];
     let value = 0;
@@ -147,6 +177,7 @@ export class Network {
       if (l > 1) {
         // δ_{l−1} = (δ_l W_lᵀ) ⊙ f'(a_{l−1})   (eq. 5.3)
         backpropagate(this.deltas[l], m, params, wo, this.deltas[l - 1], n, b);
+        if (this.masks.length > 0) unmask(this.deltas[l - 1], this.acts[l - 1], this.masks[l - 1], b * n);
         act.backprop(this.deltas[l - 1], this.acts[l - 1], b * n);
       }
     }
@@ -177,6 +208,19 @@ export class Network {
       const P = this.forward(params, X.subarray(start * d, (start + B) * d), B);
       out.set(P.subarray(0, B * k), start * k);
     }
+  }
+}
+
+/**
+ * Through a dropout mask: ∂/∂f(z) = ∂/∂(f(z)·mask) · mask, and the activation's derivative wants
+ * f(z) itself, so the kept units' outputs are unscaled (a dropped unit's gradient is 0 either way;
+ * its activation is set to 0, where every derivative is finite). acts are not read again in this pass.
+ */
+function unmask(delta: Float64Array, a: Float64Array, mask: Float64Array, len: number): void {
+  for (let i = 0; i < len; i++) {
+    const k = mask[i];
+    delta[i] *= k;
+    a[i] = k === 0 ? 0 : a[i] / k;
   }
 }
 

@@ -13,6 +13,7 @@
 import { z } from "zod";
 import type { StepperKind, StepperOptions } from "../optim/steppers.js";
 import { refuseInert, solverUnion } from "../optim/solver-options.js";
+import { MAX_SEARCH_EVALUATIONS, weightSearchSchema } from "./weight-search.js";
 
 /**
  * Deeper plain-BP networks do not train on tabular data (vanishing gradients), and 8
@@ -63,6 +64,12 @@ const shared = {
   validation_fraction: z.number().gt(0).lt(1).default(VALIDATION_FRACTION),
   /** Extra trainings from other seeded initialisations; the best is kept (seed 003's first way out of local minima). */
   n_restarts: z.number().int().min(0).max(MAX_RESTARTS).default(0),
+  /** glorot: scikit-learn's Glorot-uniform bounds; uniform_0_1: every weight and threshold in [0, 1), as the seed's BP pseudo-code. */
+  init: z.enum(["glorot", "uniform_0_1"]).default("glorot"),
+  /** Probability that a hidden unit is left out of a training pass (inverted dropout, seeded); 0: none. Prediction always uses every unit. */
+  dropout: z.number().min(0).lt(1).default(0),
+  /** A global search for the weights BP starts from (weight-search.ts): simulated annealing or a genetic algorithm, for tiny nets. */
+  weight_search: weightSearchSchema,
 };
 
 const momentum = z.number().min(0).lt(1).default(0.9);
@@ -95,6 +102,10 @@ export const mlpParams = solverUnion(
   if (v.bp !== "minibatch") refuseInert(ctx, v.batch_size, BATCH_SIZE, "batch_size", `unless bp is "minibatch"`);
   if (v.bp === "accumulated") refuseInert(ctx, v.shuffle, true, "shuffle", 'with bp "accumulated"');
   if (!v.early_stopping) refuseInert(ctx, v.validation_fraction, VALIDATION_FRACTION, "validation_fraction", "without early_stopping");
+  const search = v.weight_search;
+  if (search.kind === "genetic" && search.population * search.generations > MAX_SEARCH_EVALUATIONS) {
+    ctx.addIssue({ code: "custom", message: `population × generations is ${search.population * search.generations}; at most ${MAX_SEARCH_EVALUATIONS} evaluations`, path: ["weight_search", "generations"] });
+  }
 }) as unknown as z.ZodType<MlpParams>;
 
 /** The stepper settings of the chosen solver (the others' are absent from params). */

@@ -9,6 +9,7 @@ import { UnusableInputError, throwIfAborted } from "../contract.js";
 import { createStepper } from "../optim/steppers.js";
 import { initialParams, Network, type NetworkSpec } from "./network.js";
 import { stepperOptions, type MlpParams } from "./params.js";
+import { searchWeights } from "./weight-search.js";
 
 export interface Rows {
   X: Float64Array;
@@ -52,8 +53,12 @@ export function trainRun(
   const { n } = train;
   const B = batchSizeFor(params, n);
   // Activations and deltas are capacity × units per layer: bounded by CHUNK_ROWS, not by the rows or the batch.
-  const net = new Network(spec, Math.min(CHUNK_ROWS, Math.max(n, validation ? validation.n : 0)));
-  const w = initialParams(spec, rng);
+  const w = initialParams(spec, rng, params.init);
+  // The dropout masks draw from their own fork, taken only when dropout is on: without it the run's draws are as before.
+  const dropout = params.dropout > 0 ? { rate: params.dropout, rng: rng.fork() } : null;
+  const net = new Network(spec, Math.min(CHUNK_ROWS, Math.max(n, validation ? validation.n : 0)), dropout);
+  // A global search, when asked for, moves the starting point (its own fork: without it the run's draws are as before).
+  if (params.weight_search.kind !== "none") w.set(searchWeights(params.weight_search, w, { net, X: train.X, Y: train.Y, n, alpha: params.alpha, init: params.init, signal }, rng.fork()));
   const grad = new Float64Array(w.length);
   const stepper = createStepper(params.solver, w.length, stepperOptions(params));
   const Xb = new Float64Array(B * d);

@@ -19,8 +19,9 @@ const ctx = (seed: number) => ({ rng: createRng(seed), progress: () => {} });
 
 for (const algorithm of listAlgorithms().filter((a) => a.tasks.includes("clustering"))) {
   test(`${algorithm.name}: the clustering contract`, () => {
-    // Semi-supervised clustering (constrained_kmeans: constraints instead of labels) is of the semi family.
-    assert.ok(["cluster", "semi"].includes(algorithm.family), algorithm.family);
+    // Semi-supervised clustering (constrained_kmeans: constraints instead of labels) is of the semi family;
+    // the competitive networks of seed 003 (som, art) of the neural family.
+    assert.ok(["cluster", "semi", "neural"].includes(algorithm.family), algorithm.family);
     assert.ok(algorithm.trainingLabels, "trainingLabels is required of clustering methods");
     const params = algorithm.params.parse(PARAMS[algorithm.name] ?? {});
     const before = structuredClone(X);
