@@ -12,7 +12,9 @@ import { DatasetRepository } from "./datasets.js";
 import { EvaluationRepository } from "./evaluations.js";
 import { ModelRepository } from "./models.js";
 import { SearchRepository } from "./searches.js";
-import type { DatasetStore, EvaluationStore, ModelStore, OpenStoreOptions, SearchStore, Store } from "./store.js";
+import { IdempotencyRepository } from "./idempotency.js";
+import { JOB_COUNTS_SQL, toJobCounts } from "./job-counts.js";
+import type { DatasetStore, EvaluationStore, IdempotencyStore, ModelStore, OpenStoreOptions, SearchStore, Store } from "./store.js";
 
 type Promised<R, K extends keyof R> = { [P in K]: R[P] extends (...args: infer A) => infer T ? (...args: A) => Promise<T> : never };
 
@@ -41,6 +43,8 @@ export function openSqliteStore(path: string, options: OpenStoreOptions = {}): S
     models: promised(models, STORE_METHODS.models) satisfies ModelStore,
     evaluations: promised(evaluations, STORE_METHODS.evaluations) satisfies EvaluationStore,
     searches: promised(new SearchRepository(db), STORE_METHODS.searches) satisfies SearchStore,
+    idempotency: promised(new IdempotencyRepository(db), STORE_METHODS.idempotency) satisfies IdempotencyStore,
+    jobCounts: async () => toJobCounts(db.prepare(JOB_COUNTS_SQL).all() as { kind: string; status: string; n: number }[]),
     isHealthy: async () => {
       try {
         return db.open && db.prepare("SELECT 1 AS ok").get() !== undefined;

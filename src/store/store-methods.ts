@@ -1,4 +1,4 @@
-import type { DatasetStore, EvaluationStore, ModelStore, SearchStore } from "./store.js";
+import type { DatasetStore, EvaluationStore, IdempotencyStore, ModelStore, SearchStore } from "./store.js";
 
 /**
  * Every method of each repository interface, named once: both implementations wrap
@@ -24,9 +24,11 @@ export const STORE_METHODS = {
   ],
   evaluations: ["insert", "get", "list", "fingerprint", "markRunning", "setProgress", "succeed", "finishUnsuccessfully", "queued", "recover"],
   searches: ["insertWithCandidates", "status", "candidateOutcome", "get", "list", "markRunning", "update", "succeed", "finishUnsuccessfully", "cancel", "recover"],
+  idempotency: ["claim", "complete", "release", "purgeExpired"],
 } as const satisfies {
   datasets: readonly (keyof DatasetStore)[];
   models: readonly (keyof ModelStore)[];
   evaluations: readonly (keyof EvaluationStore)[];
   searches: readonly (keyof SearchStore)[];
+  idempotency: readonly (keyof IdempotencyStore)[];
 };

@@ -10,6 +10,8 @@ import type { ColumnInfo, DatasetRecord, DatasetSummary } from "./datasets.js";
 import type { EvaluationFilters, EvaluationRecord, EvaluationResult, NewEvaluation } from "./evaluations.js";
 import type { JobStatus, ModelFilters, ModelRecord, Problem, StepSummary, TrainingOutcome, TrainSpec } from "./models.js";
 import type { CandidateOutcome, NewSearch, SearchRecord, SearchResultRow } from "./searches.js";
+import type { ClaimResult, IdempotencyClaim, StoredResponse } from "./idempotency.js";
+import type { JobCount } from "./job-counts.js";
 import type { Frame } from "../data/frame.js";
 import { openSqliteStore } from "./sqlite-store.js";
 // Imported statically (it loads the pg driver only when a PostgreSQL store is opened): under
@@ -82,11 +84,25 @@ export interface SearchStore {
   recover(interrupted: Problem): Promise<void>;
 }
 
+/** Idempotency-Key claims and stored responses (src/store/idempotency.ts). */
+export interface IdempotencyStore {
+  /** Inserts the key's row, or answers the live row another request inserted (an expired one is replaced). */
+  claim(c: IdempotencyClaim): Promise<ClaimResult>;
+  complete(principal: string, key: string, response: StoredResponse): Promise<void>;
+  /** Deletes the key's row while it has no response (its request failed); a completed row stays. */
+  release(principal: string, key: string): Promise<void>;
+  /** Deletes rows created before `expiredBefore`; how many. */
+  purgeExpired(expiredBefore: string): Promise<number>;
+}
+
 export interface Store {
   readonly datasets: DatasetStore;
   readonly models: ModelStore;
   readonly evaluations: EvaluationStore;
   readonly searches: SearchStore;
+  readonly idempotency: IdempotencyStore;
+  /** Models, evaluations and searches by status (one grouped query per table, on the status indexes). */
+  jobCounts(): Promise<JobCount[]>;
   isHealthy(): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -7,8 +7,10 @@
  */
 import type pg from "pg";
 import { STORE_METHODS } from "../store-methods.js";
-import type { DatasetStore, EvaluationStore, ModelStore, OpenStoreOptions, SearchStore, Store } from "../store.js";
-import { asUnavailable, createPool, splitSchema, unavailableOnConnectionFailure } from "./connection.js";
+import type { DatasetStore, EvaluationStore, IdempotencyStore, ModelStore, OpenStoreOptions, SearchStore, Store } from "../store.js";
+import { JOB_COUNTS_SQL, toJobCounts } from "../job-counts.js";
+import { asUnavailable, createPool, rows, splitSchema, unavailableOnConnectionFailure } from "./connection.js";
+import { PgIdempotencyRepository } from "./idempotency.js";
 import { migrate } from "./migrations.js";
 import { PgDatasetRepository } from "./datasets.js";
 import { PgEvaluationRepository } from "./evaluations.js";
@@ -40,6 +42,14 @@ export async function openPostgresStore(locator: { url: string; schema?: string 
     models: unavailableOnConnectionFailure(new PgModelRepository(pool), STORE_METHODS.models) satisfies ModelStore,
     evaluations: unavailableOnConnectionFailure(new PgEvaluationRepository(pool), STORE_METHODS.evaluations) satisfies EvaluationStore,
     searches: unavailableOnConnectionFailure(new PgSearchRepository(pool), STORE_METHODS.searches) satisfies SearchStore,
+    idempotency: unavailableOnConnectionFailure(new PgIdempotencyRepository(pool), STORE_METHODS.idempotency) satisfies IdempotencyStore,
+    jobCounts: async () => {
+      try {
+        return toJobCounts(await rows<{ kind: string; status: string; n: string }>(pool, JOB_COUNTS_SQL));
+      } catch (e) {
+        throw asUnavailable(e);
+      }
+    },
     isHealthy: () => healthy(pool),
     close: async () => {
       if (!pool.ended) await pool.end();
