@@ -37,6 +37,12 @@ export interface Config {
   maxSearchCandidates: number;
   /** Time to receive a whole request (headers and body) once its first byte arrived; past it → 408 and the connection is closed. */
   requestTimeoutMs: number;
+  /** How long an Idempotency-Key and its stored response are kept (XIGUA_IDEMPOTENCY_TTL_S). */
+  idempotencyTtlMs: number;
+  /** GET /metrics on this port (XIGUA_METRICS_PORT) instead of the API port; null: on the API port. */
+  metricsPort: number | null;
+  /** Most distinct models the prediction counters name; the others are counted as model="other" (XIGUA_METRICS_MAX_MODELS). */
+  metricsMaxModels: number;
 }
 
 export const DEFAULTS: Config = {
@@ -64,6 +70,10 @@ export const DEFAULTS: Config = {
   maxSearchCandidates: 1000,
   // Long enough for a 100 MB body on a link of about 1 Mbit/s; a body that trickles or stops holds its connection no longer.
   requestTimeoutMs: 15 * 60 * 1000,
+  // The IETF draft's suggestion: long enough for any client's retries.
+  idempotencyTtlMs: 24 * 60 * 60 * 1000,
+  metricsPort: null,
+  metricsMaxModels: 200,
 };
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -123,5 +133,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     predictMaxRows: int(env, "XIGUA_PREDICT_MAX_ROWS", DEFAULTS.predictMaxRows, 1),
     maxSearchCandidates: int(env, "XIGUA_MAX_SEARCH_CANDIDATES", DEFAULTS.maxSearchCandidates, 1),
     requestTimeoutMs: int(env, "XIGUA_REQUEST_TIMEOUT_S", DEFAULTS.requestTimeoutMs / 1000, 1) * 1000,
+    idempotencyTtlMs: int(env, "XIGUA_IDEMPOTENCY_TTL_S", DEFAULTS.idempotencyTtlMs / 1000, 1) * 1000,
+    metricsPort: env.XIGUA_METRICS_PORT ? int(env, "XIGUA_METRICS_PORT", 0, 0) : null,
+    metricsMaxModels: int(env, "XIGUA_METRICS_MAX_MODELS", DEFAULTS.metricsMaxModels, 1),
   };
 }

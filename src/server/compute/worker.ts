@@ -16,7 +16,7 @@ import { move, workerData } from "piscina";
 import { openStore, type Store, type StoreLocator } from "../../store/store.js";
 import { ApiError } from "../errors.js";
 import { ModelCache, type CacheLimits } from "../model-cache.js";
-import { parsePredictBody, predictJson, servingModel } from "../predict.js";
+import { parsePredictBody, PREDICT_ROWS_TRAILER_BYTES, predictJson, servingModel } from "../predict.js";
 import type { PredictBody } from "../schemas/models.js";
 import { explainModel, type ExplainOptions, type Explained } from "../explain.js";
 import { scoreFeatures, type FeatureScoresTask, type WireScore } from "./feature-scores.js";
@@ -62,11 +62,11 @@ const reader = lazily(async () => {
  */
 const writer = lazily((): Promise<Store> => openStore(locator));
 
-async function predict(task: Extract<ComputeTask, { kind: "predict" }>): Promise<string> {
+async function predict(task: Extract<ComputeTask, { kind: "predict" }>): Promise<{ json: string; rows: number }> {
   const { models } = await reader();
   const body = task.body ?? parsePredictBody(task.blocks!, task.maxRows);
   const model = await servingModel(models, task.modelId, task.sha256);
-  return predictJson(task.modelId, model, body);
+  return { json: predictJson(task.modelId, model, body), rows: body.rows.length };
 }
 
 async function explain(task: Extract<ComputeTask, { kind: "explain" }>): Promise<Explained | null> {
@@ -83,6 +83,14 @@ async function featureScores(task: Extract<ComputeTask, { kind: "feature-scores"
 
 const utf8 = new TextEncoder();
 
+/** The response's UTF-8 bytes and, in PREDICT_ROWS_TRAILER_BYTES after them, how many rows were predicted (for the metrics). */
+function withRowCount({ json, rows }: { json: string; rows: number }): Uint8Array {
+  const bytes = new Uint8Array(Buffer.byteLength(json) + PREDICT_ROWS_TRAILER_BYTES);
+  utf8.encodeInto(json, bytes);
+  new DataView(bytes.buffer).setUint32(bytes.length - PREDICT_ROWS_TRAILER_BYTES, rows);
+  return bytes;
+}
+
 /**
  * A predict answers with the response's bytes, moved to the request thread rather
  * than copied (a 100k-row response is tens of MB); TextEncoder gives them their own
@@ -91,7 +99,7 @@ const utf8 = new TextEncoder();
  */
 export default async function runComputeTask(task: ComputeTask): Promise<Uint8Array | Outcome<unknown>> {
   try {
-    if (task.kind === "predict") return move(utf8.encode(await predict(task))) as Uint8Array;
+    if (task.kind === "predict") return move(withRowCount(await predict(task))) as Uint8Array;
     if (task.kind === "explain") return { ok: true, value: await explain(task) };
     if (task.kind === "ingest-dataset") return { ok: true, value: await ingestUpload((await writer()).datasets, task.upload) };
     return { ok: true, value: await featureScores(task) };

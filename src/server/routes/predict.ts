@@ -21,7 +21,7 @@ import { predictBody, predictResponse, type PredictBody } from "../schemas/model
 
 export const predictRoute: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const { models, compute, config } = app.services;
+  const { models, compute, config, metrics } = app.services;
 
   // This plugin's own JSON reader (encapsulated: other routes keep the default one).
   registerPredictBodyReader(app, config.bodyLimitBytes);
@@ -53,14 +53,22 @@ export const predictRoute: FastifyPluginAsync = async (base) => {
       const body = request.body as PredictBody | UnparsedPredictBody;
       // Already JSON text: sent as is, past the schema serializer (typed as the schema's shape by construction).
       const send = (json: string | Buffer) => reply.type("application/json; charset=utf-8").send(json as never);
-      if (body instanceof UnparsedPredictBody) return send(await compute.predict(id, sha256, config.predictMaxRows, { blocks: body.blocks }));
+      if (body instanceof UnparsedPredictBody) {
+        const { json, rows } = await compute.predict(id, sha256, config.predictMaxRows, { blocks: body.blocks });
+        metrics.recordPrediction(id, rows);
+        return send(json);
+      }
 
       const model = models.peek(id, sha256) ?? (await servingModel(models, id, sha256));
       if (!runsInline(body.rows.length, model.bytes)) {
         const blocks = bodyBlocks(request);
-        return send(await compute.predict(id, sha256, config.predictMaxRows, blocks ? { blocks } : { body }));
+        const { json } = await compute.predict(id, sha256, config.predictMaxRows, blocks ? { blocks } : { body });
+        metrics.recordPrediction(id, body.rows.length);
+        return send(json);
       }
-      return send(predictJson(id, model, body));
+      const json = predictJson(id, model, body);
+      metrics.recordPrediction(id, body.rows.length);
+      return send(json);
     },
   );
 };
