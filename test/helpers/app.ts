@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
-import { buildApp } from "../../src/server/app.js";
+import { buildApp, type BuildOptions } from "../../src/server/app.js";
 import type { Config } from "../../src/server/config.js";
 import { openDatabase } from "../../src/store/database.js";
 
@@ -59,11 +59,12 @@ function schemaOf(dir: string): string {
   return schema;
 }
 
-export async function testApp(config: Partial<Config> = {}, dir = mkdtempSync(join(tmpdir(), "xigua-test-"))): Promise<TestApp> {
+/** `build`: the rest of buildApp's options (a logger to capture, a clock). */
+export async function testApp(config: Partial<Config> = {}, dir = mkdtempSync(join(tmpdir(), "xigua-test-")), build: Omit<BuildOptions, "config"> = {}): Promise<TestApp> {
   const dbPath = join(dir, "xigua.db");
   const schema = TEST_STORE === "postgres" ? schemaOf(dir) : null;
   const databaseUrl = schema ? schemaUrl(schema) : null;
-  const app = await buildApp({ config: { dbPath, databaseUrl, workers: 1, shutdownGraceMs: 2000, ...config }, logger: false });
+  const app = await buildApp({ config: { dbPath, databaseUrl, workers: 1, shutdownGraceMs: 2000, ...config }, logger: false, ...build });
   return {
     app,
     dir,
