@@ -37,7 +37,7 @@ import "./services.js";
 import { OPEN_PRINCIPAL, type Principal } from "./access/principal.js";
 import { ServiceMetrics } from "./metrics/service-metrics.js";
 import { registerMetrics } from "./metrics/plugin.js";
-import { registerIdempotency } from "./plugins/idempotency.js";
+import { registerIdempotency, withIdempotencyKey } from "./plugins/idempotency.js";
 import { RequestLogController, withRedaction } from "./plugins/request-log.js";
 
 export interface BuildOptions {
@@ -152,7 +152,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     modelLabel: (id) => store.models.get(id),
   });
   registerMetrics(app, metrics, { port: config.metricsPort, host: config.host });
-  registerIdempotency(app, { store: store.idempotency, ttlMs: config.idempotencyTtlMs, now: options.clock });
+  const idempotentRoutes = registerIdempotency(app, { store: store.idempotency, ttlMs: config.idempotencyTtlMs, now: options.clock });
   app.addHook("onClose", async () => {
     await jobs.close(config.shutdownGraceMs);
     if (jobs instanceof LocalQueue) await jobs.pool.destroy();
@@ -185,7 +185,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
       ],
     },
     transform: jsonSchemaTransform,
-    transformObject: (input) => withoutUnusedSchemas(withProblemMediaType(withProblemTypes(withCsvUpload(jsonSchemaTransformObject(input) as OpenApiDocument)))),
+    transformObject: (input) => withoutUnusedSchemas(withProblemMediaType(withProblemTypes(withIdempotencyKey(withCsvUpload(jsonSchemaTransformObject(input) as OpenApiDocument), idempotentRoutes)))),
   });
   await app.register(swaggerUi, { routePrefix: "/docs" });
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());

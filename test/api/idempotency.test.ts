@@ -185,3 +185,13 @@ test("an invalid key → 400 invalid_idempotency_key, nothing created", async ()
   assert.equal((await t.app.inject(post("/v1/datasets", { name: "invalid-key", rows }, "x".repeat(255)))).statusCode, 201, "255 characters is the limit");
   assert.deepEqual((await datasetsNamed(t.app, "invalid-key")).length, 1);
 });
+
+test("the OpenAPI document lists the header, 409 and 422 on every creating POST", async () => {
+  const doc = (await t.app.inject({ url: "/openapi.json" })).json();
+  for (const path of ["/v1/datasets", "/v1/models", "/v1/models/import", "/v1/evaluations", "/v1/comparisons", "/v1/searches"]) {
+    const operation = doc.paths[path].post;
+    assert.ok(operation.parameters.some((p: { name: string; in: string }) => p.name === "Idempotency-Key" && p.in === "header"), path);
+    assert.ok(operation.responses["409"] && operation.responses["422"], path);
+  }
+  assert.ok(!doc.paths["/v1/models/{id}/predict"].post.parameters?.some((p: { name: string }) => p.name === "Idempotency-Key"), "predict creates nothing");
+});

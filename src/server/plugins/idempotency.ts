@@ -83,7 +83,16 @@ function hashing(payload: Readable, hash: Hash): Readable {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function registerIdempotency(app: FastifyInstance, options: IdempotencyOptions): void {
+/** The routes that opted in, as the OpenAPI document names them (lower-case method, path), filled as routes are added. */
+export type IdempotentRoutes = { method: string; url: string }[];
+
+/** Registers the hooks; the routes registered afterwards that opt in are listed in the returned array. */
+export function registerIdempotency(app: FastifyInstance, options: IdempotencyOptions): IdempotentRoutes {
+  const routes: IdempotentRoutes = [];
+  app.addHook("onRoute", (route) => {
+    if (!route.config?.idempotent) return;
+    for (const method of [route.method].flat()) routes.push({ method: method.toLowerCase(), url: route.url });
+  });
   const { store, ttlMs } = options;
   const now = options.now ?? Date.now;
   const states = new WeakMap<FastifyRequest, KeyState>();
@@ -175,6 +184,31 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
     const state = states.get(request);
     if (state) await release(request, state);
   });
+  return routes;
+}
+
+type OpenApiOperation = { parameters?: object[]; responses?: Record<string, object> };
+
+/** The header and its two answers on every operation that honours it (zod route schemas do not describe a header the plugin reads). */
+export function withIdempotencyKey<T>(doc: T, routes: IdempotentRoutes): T {
+  const paths = (doc as { paths?: Record<string, Record<string, OpenApiOperation>> }).paths ?? {};
+  const problem = (description: string) => ({ description, content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } } });
+  for (const { method, url } of routes) {
+    const operation = paths[url.replace(/:(\w+)/g, "{$1}")]?.[method];
+    if (!operation) continue;
+    (operation.parameters ??= []).push({
+      name: "Idempotency-Key",
+      in: "header",
+      required: false,
+      description:
+        "draft-ietf-httpapi-idempotency-key-header: a retry with the same key and the same request gets the first response again (with `Idempotent-Replayed: true`) and creates nothing. Keys belong to the API key and are kept XIGUA_IDEMPOTENCY_TTL_S (24 h). A bare token or a quoted string, 1 to 255 printable ASCII characters (else 400 `invalid_idempotency_key`).",
+      schema: { type: "string", minLength: 1, maxLength: 255 },
+    });
+    const responses = (operation.responses ??= {});
+    responses["409"] ??= problem("`idempotency_key_in_use`: the first request with this Idempotency-Key is still being processed (Retry-After)");
+    responses["422"] ??= problem("`idempotency_key_reused`: this Idempotency-Key was used for a different request");
+  }
+  return doc;
 }
 
 function replay(reply: FastifyReply, response: StoredResponse): FastifyReply {
