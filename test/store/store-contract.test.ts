@@ -403,6 +403,20 @@ describe("postgres only", { skip: factories[1].skip }, () => {
     }
   });
 
+  test("idempotency: claims from several processes' stores on one schema, one key: exactly one wins", async () => {
+    const schema = freshSchema();
+    const stores = await Promise.all([0, 1, 2, 3].map(() => openStore({ kind: "postgres", url: schemaUrl(schema) })));
+    try {
+      const claims = await Promise.all(
+        stores.flatMap((s) => Array.from({ length: 5 }, () => s.idempotency.claim({ principal: "ak_x", key: "shared", fingerprint: "fp", now: "2026-01-02T00:00:00.000Z", expiredBefore: "2026-01-01T00:00:00.000Z" }))),
+      );
+      assert.equal(claims.filter((c) => c.claimed).length, 1);
+    } finally {
+      for (const s of stores) await s.close();
+      await dropSchema(schema);
+    }
+  });
+
   test("a reader neither creates its schema nor migrates", async () => {
     const schema = freshSchema();
     const reader = await openStore({ kind: "postgres", url: schemaUrl(schema) }, { readonly: true });
