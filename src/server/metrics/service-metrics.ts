@@ -93,7 +93,9 @@ export class ServiceMetrics {
       registers,
       collect: async () => {
         if (!this.sources) return;
-        const counts = await this.sources.jobCounts();
+        // The store unreachable: the gauge keeps its last values rather than failing the whole scrape (/health/ready says why).
+        const counts = await this.sources.jobCounts().catch(() => null);
+        if (!counts) return;
         // Every kind and status has a series, zero included, so a rate or an alert never sees one vanish.
         for (const kind of JOB_KINDS) for (const status of JOB_STATUSES) jobs.set({ kind, status }, 0);
         for (const c of counts) jobs.set({ kind: c.kind, status: c.status }, c.count);
@@ -104,7 +106,8 @@ export class ServiceMetrics {
       help: "Jobs queued or running in this process's job runner (with XIGUA_QUEUE_URL: in the BullMQ queue)",
       registers,
       collect: async () => {
-        if (this.sources) active.set(await this.sources.activeJobs());
+        const count = await this.sources?.activeJobs().catch(() => null);
+        if (count != null) active.set(count);
       },
     });
     const poolGauge = (name: string, help: string, field: "queueSize" | "utilization" | "threads") => {
