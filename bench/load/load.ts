@@ -234,12 +234,17 @@ try {
   console.log(`errors other than 429/503: ${errors}`);
 
   if (SOAK_S > 0) {
+    // RSS every 30 s of the soak: growth that levels off is warm-up, growth that keeps its slope is a leak.
+    const samples: string[] = [];
+    const sampler = setInterval(() => void rssMiB().then((mib) => samples.push(mib.toFixed(1)), () => undefined), 30_000);
     const soak = await phase(SOAK_S, predictUrl, ds.id as string);
+    clearInterval(sampler);
     const rssAfterSoak = await rssMiB();
     console.log(`\n## soak: ${SOAK_S} s more of the same mix (load average after: ${load()})\n`);
     console.log(table(soak));
     const growth = ((rssAfterSoak - rssAfterMain) / rssAfterMain) * 100;
     console.log(`\nRSS before the soak ${rssAfterMain.toFixed(1)} MiB → after ${rssAfterSoak.toFixed(1)} MiB: ${growth >= 0 ? "+" : ""}${growth.toFixed(1)} %`);
+    console.log(`RSS every 30 s of the soak, MiB: ${samples.join(", ")}`);
     console.log(`errors other than 429/503 during the soak: ${soak.reduce((a, r) => a + r.errors, 0)}`);
   }
 } finally {
