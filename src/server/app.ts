@@ -45,11 +45,17 @@ import { OPEN_PRINCIPAL, type Principal } from "./access/principal.js";
 import { checkKeysUsable, registerAccess } from "./access/guard.js";
 import { BEARER_SCHEME, withAccessDocs } from "./access/openapi.js";
 import { accessRoutes } from "./access/routes.js";
+import { ServiceMetrics } from "./metrics/service-metrics.js";
+import { registerMetrics } from "./metrics/plugin.js";
+import { registerIdempotency, withIdempotencyKey } from "./plugins/idempotency.js";
+import { RequestLogController, withRedaction } from "./plugins/request-log.js";
 
 export interface BuildOptions {
   config?: Partial<Config>;
-  /** Pino options or false; tests pass false. */
+  /** Pino options or false; tests pass false. Credentials are redacted either way (plugins/request-log.ts). */
   logger?: boolean | object;
+  /** Milliseconds since the epoch, for what expires (idempotency keys); tests inject one. */
+  clock?: () => number;
 }
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
@@ -58,14 +64,6 @@ const REQUEST_ID = /^[\w.-]{1,64}$/;
  * Fastify's request serializer logs no headers, but a caller's own log lines might (a
  * request object logged whole): API keys and cookies are censored wherever they appear.
  */
-const REDACT = { paths: ["req.headers.authorization", "req.headers.cookie", "headers.authorization", "headers.cookie"], censor: "[redacted]" };
-
-function loggerOptions(logger: BuildOptions["logger"], level: string): boolean | object {
-  if (logger === false) return false;
-  if (logger === undefined || logger === true) return { level, redact: REDACT };
-  return { redact: REDACT, ...logger };
-}
-
 /**
  * Node expires slow requests from a periodic sweep (default every 30 s), so a short
  * configured limit also needs a shorter sweep to be honoured near its value.
@@ -95,18 +93,20 @@ function withCsvUpload(doc: OpenApiDocument): OpenApiDocument {
  * process keeps no training threads. Otherwise they run here, on a pool whose threads'
  * heap is part of a job's memory (so never more than the job's budget).
  */
-export function createJobQueue(config: Config, store: Store, log: JobLogger): JobQueue {
+export function createJobQueue(config: Config, store: Store, log: JobLogger, onTrained?: (algorithm: string, fitSeconds: number) => void): JobQueue {
   if (config.queueUrl) return new BullQueue(store, { url: config.queueUrl, name: config.queueName }, log);
   const heapMb = Math.min(config.workerHeapMb, config.jobMemoryMb);
   const pool = new TrainingPool({ workers: config.workers, maxHeapMb: heapMb });
-  const runner = new JobRunner(store, pool, { store: storeLocator(config), timeoutMs: config.jobTimeoutMs, memoryMb: config.jobMemoryMb, heapMb }, log);
+  const runner = new JobRunner(store, pool, { store: storeLocator(config), timeoutMs: config.jobTimeoutMs, memoryMb: config.jobMemoryMb, heapMb, onTrained }, log);
   return new LocalQueue(runner, pool, store, log);
 }
 
 export async function buildApp(options: BuildOptions = {}): Promise<FastifyInstance> {
   const config: Config = { ...DEFAULTS, ...options.config };
   const app = Fastify({
-    logger: loggerOptions(options.logger, config.logLevel),
+    logger: withRedaction(options.logger ?? { level: config.logLevel }),
+    // Each request's completion is logged with its API key's id (plugins/request-log.ts).
+    logController: new RequestLogController(),
     bodyLimit: config.bodyLimitBytes,
     // Fastify's default (0) lets a body that trickles or stops hold its connection forever;
     // an expired request is answered 408 request_timeout by clientErrorHandler.
@@ -146,7 +146,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     await store.close();
     throw e;
   });
-  const jobs = createJobQueue(config, store, app.log);
+  const metrics = new ServiceMetrics(config.metricsMaxModels);
+  const jobs = createJobQueue(config, store, app.log, (algorithm, seconds) => metrics.observeTraining(algorithm, seconds));
   const cacheBytes = config.modelCacheMb * 1024 * 1024;
   const models = new ModelCache(store.models, { maxModels: config.modelCacheSize, maxBytes: cacheBytes });
   const compute = new ComputePool({
@@ -156,9 +157,22 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     cache: { maxModels: config.modelCacheSize, maxBytes: Math.ceil(cacheBytes / 4) },
   });
   const events = await createNodeEvents(config, (id) => models.evict(id));
-  app.decorate("services", { config, store, pool: jobs instanceof LocalQueue ? jobs.pool : null, jobs, models, compute, events });
+  const pool = jobs instanceof LocalQueue ? jobs.pool : null;
+  app.decorate("services", { config, store, pool, jobs, models, compute, events, metrics });
+  metrics.attach({
+    jobCounts: () => store.jobCounts(),
+    activeJobs: () => jobs.activeCount(),
+    pools: () => [
+      ...(pool ? [{ pool: "training", queueSize: pool.queueSize, utilization: pool.utilization, threads: pool.threadCount }] : []),
+      { pool: "compute", queueSize: compute.queueSize, utilization: compute.utilization, threads: compute.threadCount },
+    ],
+    modelCache: () => ({ hits: models.hits, misses: models.misses, bytes: models.bytes, entries: models.size }),
+    modelLabel: (id) => store.models.get(id),
+  });
+  registerMetrics(app, metrics, { port: config.metricsPort, host: config.host });
   // Before any route: security headers, CORS, load shedding, authentication, rate limits, audit.
   await registerAccess(app, config, store);
+  const idempotentRoutes = registerIdempotency(app, { store: store.idempotency, ttlMs: config.idempotencyTtlMs, now: options.clock });
   app.addHook("onClose", async () => {
     await jobs.close(config.shutdownGraceMs);
     if (jobs instanceof LocalQueue) await jobs.pool.destroy();
@@ -199,7 +213,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
       ],
     },
     transform: (input) => jsonSchemaTransform(withAccessDocs(input)),
-    transformObject: (input) => withoutUnusedSchemas(withProblemMediaType(withProblemTypes(withCsvAlternatives(withCsvUpload(jsonSchemaTransformObject(input) as OpenApiDocument))))),
+    transformObject: (input) =>
+      withoutUnusedSchemas(withProblemMediaType(withProblemTypes(withIdempotencyKey(withCsvAlternatives(withCsvUpload(jsonSchemaTransformObject(input) as OpenApiDocument)), idempotentRoutes)))),
   });
   // The documentation is public: every route in here (Swagger UI's too) is marked so.
   await app.register(async (docs) => {

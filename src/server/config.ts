@@ -49,6 +49,12 @@ export interface Config {
   authFailuresPerMinute: number;
   /** XIGUA_MAX_EVENT_LOOP_DELAY_MS: event-loop delay past which requests get 503 + Retry-After (0: never). */
   maxEventLoopDelayMs: number;
+  /** How long an Idempotency-Key and its stored response are kept (XIGUA_IDEMPOTENCY_TTL_S). */
+  idempotencyTtlMs: number;
+  /** GET /metrics on this port (XIGUA_METRICS_PORT) instead of the API port; null: on the API port. */
+  metricsPort: number | null;
+  /** Most distinct models the prediction counters name; the others are counted as model="other" (XIGUA_METRICS_MAX_MODELS). */
+  metricsMaxModels: number;
 }
 
 export const DEFAULTS: Config = {
@@ -85,6 +91,10 @@ export const DEFAULTS: Config = {
   authFailuresPerMinute: 100,
   // A request waiting a whole second behind other work is better told to retry than queued further.
   maxEventLoopDelayMs: 1000,
+  // The IETF draft's suggestion: long enough for any client's retries.
+  idempotencyTtlMs: 24 * 60 * 60 * 1000,
+  metricsPort: null,
+  metricsMaxModels: 200,
 };
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -191,5 +201,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ratePerMinute: int(env, "XIGUA_RATE_PER_MINUTE", DEFAULTS.ratePerMinute, 1),
     authFailuresPerMinute: int(env, "XIGUA_AUTH_FAILURES_PER_MINUTE", DEFAULTS.authFailuresPerMinute, 1),
     maxEventLoopDelayMs: int(env, "XIGUA_MAX_EVENT_LOOP_DELAY_MS", DEFAULTS.maxEventLoopDelayMs, 0),
+    idempotencyTtlMs: int(env, "XIGUA_IDEMPOTENCY_TTL_S", DEFAULTS.idempotencyTtlMs / 1000, 1) * 1000,
+    metricsPort: env.XIGUA_METRICS_PORT ? int(env, "XIGUA_METRICS_PORT", 0, 0) : null,
+    metricsMaxModels: int(env, "XIGUA_METRICS_MAX_MODELS", DEFAULTS.metricsMaxModels, 1),
   };
 }

@@ -67,6 +67,10 @@ const CATALOGUE = {
   headers_too_large: { status: 431, title: "Request headers too large" },
   // A search none of whose candidates produced a score (src/training/search-runner.ts).
   search_failed: { status: 422, title: "Search failed" },
+  // The Idempotency-Key header (src/server/plugins/idempotency.ts).
+  invalid_idempotency_key: { status: 400, title: "Invalid Idempotency-Key" },
+  idempotency_key_in_use: { status: 409, title: "Idempotency-Key in use" },
+  idempotency_key_reused: { status: 422, title: "Idempotency-Key reused" },
   unavailable: { status: 503, title: "Service unavailable" },
   internal: { status: 500, title: "Internal server error" },
 } as const;

@@ -63,6 +63,10 @@ export function estimateModelBytes(artifactBytes: number, model: FittedModel): n
 }
 
 export class ModelCache {
+  /** Lookups answered from memory, for the metrics (plain counters: the predict hot path pays one increment). */
+  hits = 0;
+  /** Artifacts loaded from the store (a lookup that missed and was then served). */
+  misses = 0;
   private readonly entries: ByteLru<CachedModel>;
   private readonly statuses = new Map<string, ServingState & { checkedAt: number }>();
 
@@ -75,7 +79,9 @@ export class ModelCache {
 
   /** The cached model when it is loaded with this sha256 (marked most recently used), without reading the store; else undefined. */
   peek(id: string, sha256: string): CachedModel | undefined {
-    return this.entries.peek(id)?.sha256 === sha256 ? this.entries.get(id) : undefined;
+    if (this.entries.peek(id)?.sha256 !== sha256) return undefined;
+    this.hits++;
+    return this.entries.get(id);
   }
 
   /**
@@ -88,6 +94,7 @@ export class ModelCache {
     if (hit) return hit;
     const stored = await this.source.getArtifact(id);
     if (!stored) return undefined;
+    this.misses++;
     const loaded = loadArtifact(stored.artifact);
     const model: CachedModel = { ...loaded, bytes: estimateModelBytes(stored.artifact.byteLength, loaded) };
     this.entries.set(id, model, model.bytes);

@@ -34,6 +34,9 @@ export const INLINE_MAX_BODY_BYTES = 256 * 1024;
  */
 const MODEL_BYTES_PER_UNIT = 64 * 1024;
 
+/** A compute thread's predict answer ends with the number of rows predicted, a big-endian uint32 (for the metrics). */
+export const PREDICT_ROWS_TRAILER_BYTES = 4;
+
 export function runsInline(rows: number, modelBytes: number): boolean {
   return rows * Math.max(1, Math.ceil(modelBytes / MODEL_BYTES_PER_UNIT)) <= INLINE_MAX_ROWS;
 }

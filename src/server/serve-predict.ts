@@ -21,13 +21,15 @@ export async function servableModel(models: ModelCache, id: string): Promise<Cac
 
 /** Converted rows → the predict response object. */
 export async function predictConverted(
-  services: Pick<Services, "compute" | "config">,
+  services: Pick<Services, "compute" | "config" | "metrics">,
   id: string,
   model: CachedModel,
   body: PredictBody,
   probabilities: Probabilities,
 ): Promise<PredictWire> {
+  // Counted like /predict's rows (GET /metrics), whichever format asked.
+  services.metrics.recordPrediction(id, body.rows.length);
   if (runsInline(body.rows.length, model.bytes)) return predictWire(id, model, body, probabilities);
-  const bytes = await services.compute.predict(id, model.sha256, services.config.predictMaxRows, { body }, probabilities);
-  return JSON.parse(bytes.toString("utf8")) as PredictWire;
+  const { json } = await services.compute.predict(id, model.sha256, services.config.predictMaxRows, { body }, probabilities);
+  return JSON.parse(json.toString("utf8")) as PredictWire;
 }

@@ -6,6 +6,7 @@ import type { Config } from "./config.js";
 import type { ComputePool } from "./compute/pool.js";
 import type { ModelCache } from "./model-cache.js";
 import type { NodeEvents } from "./node-events.js";
+import type { ServiceMetrics } from "./metrics/service-metrics.js";
 
 export interface Services {
   config: Config;
@@ -18,6 +19,8 @@ export interface Services {
   compute: ComputePool;
   /** Cache invalidations sent to the other API processes of a deployment. */
   events: NodeEvents;
+  /** Prometheus metrics (src/server/metrics/): the predict route counts predictions here. */
+  metrics: ServiceMetrics;
 }
 
 declare module "fastify" {

@@ -166,6 +166,21 @@ const MIGRATIONS: readonly Migration[] = [
   `
   ALTER TABLE datasets ADD COLUMN source_json TEXT;
   `,
+  // 11: Idempotency-Key claims and the responses retries get (src/store/idempotency.ts); evaluations by status for the jobs gauge.
+  `
+  CREATE TABLE idempotency_keys (
+    principal TEXT NOT NULL,
+    key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    response_status INTEGER,
+    response_body TEXT,
+    response_headers TEXT,
+    PRIMARY KEY (principal, key)
+  ) WITHOUT ROWID;
+  CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
+  CREATE INDEX evaluations_status ON evaluations(status);
+  `,
 ];
 
 /** Chunk sizes of the datasets migration 4 converts; each dataset records its own (chunk_rows, level_chunk). */

@@ -14,7 +14,9 @@ import { ModelRepository } from "./models.js";
 import { RegistryRepository } from "./registry.js";
 import { SearchRepository } from "./searches.js";
 import { ApiKeyRepository, AuditRepository } from "./access.js";
-import type { ApiKeyStore, AuditStore, DatasetStore, EvaluationStore, ModelStore, OpenStoreOptions, RegistryStore, SearchStore, Store } from "./store.js";
+import type { ApiKeyStore, AuditStore, DatasetStore, EvaluationStore, IdempotencyStore, ModelStore, OpenStoreOptions, RegistryStore, SearchStore, Store } from "./store.js";
+import { IdempotencyRepository } from "./idempotency.js";
+import { JOB_COUNTS_SQL, toJobCounts } from "./job-counts.js";
 
 type Promised<R, K extends keyof R> = { [P in K]: R[P] extends (...args: infer A) => infer T ? (...args: A) => Promise<T> : never };
 
@@ -46,6 +48,8 @@ export function openSqliteStore(path: string, options: OpenStoreOptions = {}): S
     searches: promised(new SearchRepository(db), STORE_METHODS.searches) satisfies SearchStore,
     apiKeys: promised(new ApiKeyRepository(db), STORE_METHODS.apiKeys) satisfies ApiKeyStore,
     audit: promised(new AuditRepository(db), STORE_METHODS.audit) satisfies AuditStore,
+    idempotency: promised(new IdempotencyRepository(db), STORE_METHODS.idempotency) satisfies IdempotencyStore,
+    jobCounts: async () => toJobCounts(db.prepare(JOB_COUNTS_SQL).all() as { kind: string; status: string; n: number }[]),
     isHealthy: async () => {
       try {
         return db.open && db.prepare("SELECT 1 AS ok").get() !== undefined;

@@ -1,4 +1,4 @@
-import type { ApiKeyStore, AuditStore, DatasetStore, EvaluationStore, ModelStore, RegistryStore, SearchStore } from "./store.js";
+import type { ApiKeyStore, AuditStore, DatasetStore, EvaluationStore, IdempotencyStore, ModelStore, RegistryStore, SearchStore } from "./store.js";
 
 /**
  * Every method of each repository interface, named once: both implementations wrap
@@ -27,6 +27,7 @@ export const STORE_METHODS = {
   searches: ["insertWithCandidates", "status", "candidateOutcome", "get", "list", "markRunning", "update", "succeed", "finishUnsuccessfully", "cancel", "recover"],
   apiKeys: ["insert", "get", "list", "revoke", "countActive"],
   audit: ["insert", "list"],
+  idempotency: ["claim", "complete", "release", "purgeExpired"],
 } as const satisfies {
   datasets: readonly (keyof DatasetStore)[];
   models: readonly (keyof ModelStore)[];
@@ -35,4 +36,5 @@ export const STORE_METHODS = {
   searches: readonly (keyof SearchStore)[];
   apiKeys: readonly (keyof ApiKeyStore)[];
   audit: readonly (keyof AuditStore)[];
+  idempotency: readonly (keyof IdempotencyStore)[];
 };

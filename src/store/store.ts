@@ -12,6 +12,8 @@ import type { JobStatus, ModelFilters, ModelRecord, Problem, ServingRow, StepSum
 import type { RegistryEntry, SetAliasOutcome } from "./registry.js";
 import type { CandidateOutcome, NewSearch, SearchRecord, SearchResultRow } from "./searches.js";
 import type { ApiKeyRecord, AuditRecord, NewApiKey, NewAuditEntry } from "./access.js";
+import type { ClaimResult, IdempotencyClaim, StoredResponse } from "./idempotency.js";
+import type { JobCount } from "./job-counts.js";
 import type { Frame } from "../data/frame.js";
 import { openSqliteStore } from "./sqlite-store.js";
 // Imported statically (it loads the pg driver only when a PostgreSQL store is opened): under
@@ -121,6 +123,17 @@ export interface RegistryStore {
   deleteAlias(name: string, alias: string): Promise<boolean>;
 }
 
+/** Idempotency-Key claims and stored responses (src/store/idempotency.ts). */
+export interface IdempotencyStore {
+  /** Inserts the key's row, or answers the live row another request inserted (an expired one is replaced). */
+  claim(c: IdempotencyClaim): Promise<ClaimResult>;
+  complete(principal: string, key: string, response: StoredResponse): Promise<void>;
+  /** Deletes the key's row while it has no response (its request failed); a completed row stays. */
+  release(principal: string, key: string): Promise<void>;
+  /** Deletes rows created before `expiredBefore`; how many. */
+  purgeExpired(expiredBefore: string): Promise<number>;
+}
+
 export interface Store {
   readonly datasets: DatasetStore;
   readonly models: ModelStore;
@@ -129,6 +142,9 @@ export interface Store {
   readonly searches: SearchStore;
   readonly apiKeys: ApiKeyStore;
   readonly audit: AuditStore;
+  readonly idempotency: IdempotencyStore;
+  /** Models, evaluations and searches by status (one grouped query per table, on the status indexes). */
+  jobCounts(): Promise<JobCount[]>;
   isHealthy(): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -31,6 +31,8 @@ export interface JobOptions {
   heapMb: number;
   /** How long a stopped task may take to notice its flag before its thread is terminated. */
   killGraceMs?: number;
+  /** Called when a training job's success is recorded (the job duration metric). */
+  onTrained?: (algorithm: string, fitSeconds: number) => void;
 }
 
 /** A fit checks its signal every few ms; one that has not stopped by then is stuck in a loop without checkpoints. */
@@ -387,7 +389,9 @@ export class JobRunner {
       pipeline: output.pipeline,
       facts: output.facts ?? null,
     });
-    if (recorded) this.log.info({ model: id, fit_seconds: output.fitSeconds }, "model trained");
+    if (!recorded) return;
+    this.options.onTrained?.(model.spec.algorithm, output.fitSeconds);
+    this.log.info({ model: id, fit_seconds: output.fitSeconds }, "model trained");
   }
 
   private async fail(id: string, job: RunningJob, reason: StopReason | null, error: unknown): Promise<void> {

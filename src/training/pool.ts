@@ -54,6 +54,16 @@ export class TrainingPool {
     return this.piscina.threads.length;
   }
 
+  /** Tasks waiting for a thread. */
+  get queueSize(): number {
+    return this.piscina.queueSize;
+  }
+
+  /** Piscina's utilisation: the threads' busy time over their capacity since the pool started, 0..1. */
+  get utilization(): number {
+    return this.piscina.utilization;
+  }
+
   /** For tests that kill a worker mid-job. */
   get threads() {
     return this.piscina.threads;

@@ -240,13 +240,13 @@ describe("logs", () => {
       app.log.info({ headers: { authorization: `Bearer ${key.key}` } }, "headers logged by hand");
       const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
       const completed = entries.find((e) => e.reqId === "logged-request" && e.msg === "request completed");
-      assert.equal(completed?.keyId, key.id);
+      assert.equal(completed?.key_id, key.id);
       const secret = key.key.slice(20);
       for (const line of lines) {
         assert.ok(!line.includes(secret), `a secret in the log: ${line}`);
         assert.ok(!line.includes(ADMIN), `the admin key in the log: ${line}`);
       }
-      assert.ok(lines.some((l) => l.includes("[redacted]")), "the Authorization header is censored");
+      assert.ok(lines.some((l) => l.includes("[Redacted]")), "the Authorization header is censored");
     } finally {
       await app.close();
       rmSync(dir, { recursive: true, force: true });

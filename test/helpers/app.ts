@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
-import { buildApp } from "../../src/server/app.js";
+import { buildApp, type BuildOptions } from "../../src/server/app.js";
 import type { Config } from "../../src/server/config.js";
 import { openDatabase } from "../../src/store/database.js";
 
@@ -62,13 +62,14 @@ function schemaOf(dir: string): string {
 /** A rate no test reaches (XIGUA_RATE_PER_MINUTE for the servers tests start). */
 export const UNLIMITED = 1_000_000_000;
 
-export async function testApp(config: Partial<Config> = {}, dir = mkdtempSync(join(tmpdir(), "xigua-test-"))): Promise<TestApp> {
+/** `build`: the rest of buildApp's options (a logger to capture, a clock). */
+export async function testApp(config: Partial<Config> = {}, dir = mkdtempSync(join(tmpdir(), "xigua-test-")), build: Omit<BuildOptions, "config"> = {}): Promise<TestApp> {
   const dbPath = join(dir, "xigua.db");
   const schema = TEST_STORE === "postgres" ? schemaOf(dir) : null;
   const databaseUrl = schema ? schemaUrl(schema) : null;
   // Tests from one address make thousands of requests (polling included), and a loaded test
   // machine may stall the event loop: neither limit applies unless a test sets it.
-  const app = await buildApp({ config: { dbPath, databaseUrl, workers: 1, shutdownGraceMs: 2000, ratePerMinute: UNLIMITED, maxEventLoopDelayMs: 0, ...config }, logger: false });
+  const app = await buildApp({ config: { dbPath, databaseUrl, workers: 1, shutdownGraceMs: 2000, ratePerMinute: UNLIMITED, maxEventLoopDelayMs: 0, ...config }, logger: false, ...build });
   return {
     app,
     dir,

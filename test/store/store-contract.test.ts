@@ -439,6 +439,43 @@ for (const factory of factories) {
       answers.set(`${factory.name}:registry`, { entries: await store.registry.list(10, null), next: (await store.models.insert(spec("ds_reg", "b-model"))).version });
     });
 
+    test("idempotency keys: one claim wins, the others read its row; complete, release, expiry, purge", async () => {
+      const claim = (key: string, fingerprint: string, now: string, principal = "") => store.idempotency.claim({ principal, key, fingerprint, now, expiredBefore: "2026-01-01T00:00:00.000Z" });
+      const results = await Promise.all(Array.from({ length: 20 }, () => claim("k1", "fp", "2026-01-02T00:00:00.000Z")));
+      assert.equal(results.filter((r) => r.claimed).length, 1, "exactly one of 20 concurrent claims");
+      for (const r of results) if (!r.claimed) assert.deepEqual(r.entry, { fingerprint: "fp", created_at: "2026-01-02T00:00:00.000Z", response: null });
+      assert.equal((await claim("k1", "fp", "2026-01-02T00:00:00.000Z", "ak_other")).claimed, true, "keys are per principal");
+
+      const response = { status: 201, body: '{"id":"ds_1","name":"é"}', headers: { location: "/v1/datasets/ds_1" } };
+      await store.idempotency.complete("", "k1", response);
+      await store.idempotency.complete("", "k1", { status: 500, body: "", headers: {} });
+      const again = await claim("k1", "other", "2026-01-03T00:00:00.000Z");
+      assert.deepEqual(again, { claimed: false, entry: { fingerprint: "fp", created_at: "2026-01-02T00:00:00.000Z", response } }, "completed once, the first response kept");
+      await store.idempotency.release("", "k1");
+      assert.equal((await claim("k1", "fp", "2026-01-03T00:00:00.000Z")).claimed, false, "release leaves a completed key");
+
+      assert.equal((await claim("k2", "fp", "2026-01-02T00:00:00.000Z")).claimed, true);
+      await store.idempotency.release("", "k2");
+      assert.equal((await claim("k2", "fp2", "2026-01-02T00:00:01.000Z")).claimed, true, "a released key is free again");
+
+      const later = (key: string) => store.idempotency.claim({ principal: "", key, fingerprint: "new", now: "2026-01-05T00:00:00.000Z", expiredBefore: "2026-01-02T12:00:00.000Z" });
+      assert.equal((await later("k1")).claimed, true, "an expired row is replaced");
+      assert.equal(await store.idempotency.purgeExpired("2026-01-02T12:00:00.000Z"), 2, "k2 and ak_other's k1 expired");
+      assert.equal(await store.idempotency.purgeExpired("2026-01-02T12:00:00.000Z"), 0);
+      answers.set(`${factory.name}:idempotency`, await later("k1"));
+    });
+
+    test("jobCounts: models, evaluations and searches by status", async () => {
+      const counts = await store.jobCounts();
+      const of = (kind: string, status: string) => counts.find((c) => c.kind === kind && c.status === status)?.count ?? 0;
+      const models = await store.models.list({}, 100, null);
+      for (const status of ["queued", "running", "succeeded", "failed", "cancelled"]) {
+        assert.equal(of("model", status), models.filter((m) => m.status === status).length, `models ${status}`);
+      }
+      assert.ok(counts.every((c) => Number.isInteger(c.count) && c.count > 0));
+      answers.set(`${factory.name}:jobCounts`, [...counts].sort((a, b) => (a.kind + a.status).localeCompare(b.kind + b.status)));
+    });
+
     test("delete: a dataset and all its chunks go", async () => {
       assert.equal(await store.datasets.delete(datasetId), true);
       assert.equal(await store.datasets.delete(datasetId), false);
@@ -450,7 +487,7 @@ for (const factory of factories) {
 }
 
 test("both stores give the same answers", { skip: factories.find((f) => f.skip)?.skip }, () => {
-  for (const part of ["datasets", "lineage", "models", "evaluations", "searches", "access", "registry"]) {
+  for (const part of ["datasets", "lineage", "models", "evaluations", "searches", "access", "registry", "idempotency", "jobCounts"]) {
     assert.ok(answers.has(`sqlite:${part}`) && answers.has(`postgres:${part}`), `both stores answered ${part}`);
     assert.deepEqual(answers.get(`postgres:${part}`), answers.get(`sqlite:${part}`), part);
   }
@@ -472,6 +509,20 @@ describe("postgres only", { skip: factories[1].skip }, () => {
         await client.end();
       }
     } finally {
+      await dropSchema(schema);
+    }
+  });
+
+  test("idempotency: claims from several processes' stores on one schema, one key: exactly one wins", async () => {
+    const schema = freshSchema();
+    const stores = await Promise.all([0, 1, 2, 3].map(() => openStore({ kind: "postgres", url: schemaUrl(schema) })));
+    try {
+      const claims = await Promise.all(
+        stores.flatMap((s) => Array.from({ length: 5 }, () => s.idempotency.claim({ principal: "ak_x", key: "shared", fingerprint: "fp", now: "2026-01-02T00:00:00.000Z", expiredBefore: "2026-01-01T00:00:00.000Z" }))),
+      );
+      assert.equal(claims.filter((c) => c.claimed).length, 1);
+    } finally {
+      for (const s of stores) await s.close();
       await dropSchema(schema);
     }
   });

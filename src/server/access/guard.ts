@@ -63,7 +63,7 @@ export async function registerAccess(app: FastifyInstance, config: Config, store
       directives: { upgradeInsecureRequests: null },
     },
   });
-  if (config.corsOrigins.length > 0) await app.register(cors, { origin: config.corsOrigins, exposedHeaders: ["location", "retry-after", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "x-request-id"] });
+  if (config.corsOrigins.length > 0) await app.register(cors, { origin: config.corsOrigins, exposedHeaders: ["location", "retry-after", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "x-request-id", "idempotent-replayed", "etag"] });
   if (config.maxEventLoopDelayMs > 0) {
     await app.register(underPressure, {
       maxEventLoopDelay: config.maxEventLoopDelayMs,
@@ -92,10 +92,8 @@ export async function registerAccess(app: FastifyInstance, config: Config, store
         reply.header("www-authenticate", request.headers.authorization ? 'Bearer realm="xigua", error="invalid_token"' : 'Bearer realm="xigua"');
         throw new ApiError("unauthorized", result.reason);
       }
+      // The request's "request completed" line names the key (plugins/request-log.ts reads the principal).
       request.principal = result.principal;
-      // Every later log line of this request (Fastify's "request completed" included) names the key.
-      request.log = request.log.child({ keyId: result.principal.keyId });
-      reply.log = request.log;
     }
     await count(requests, request, reply, "requests");
     if (!allows(request.principal, scope)) {

@@ -20,6 +20,7 @@ import type { DatasetUpload } from "./ingest-dataset.js";
 import type { TransformTask } from "./transform-dataset.js";
 import { unwrap, type Outcome } from "./problem.js";
 import type { ComputeTask, ComputeWorkerData } from "./worker.js";
+import { PREDICT_ROWS_TRAILER_BYTES } from "../predict.js";
 
 export interface ComputePoolOptions {
   store: StoreLocator;
@@ -68,7 +69,7 @@ export class ComputePool {
     }
   }
 
-  /** An unparsed body (its blocks are moved to the thread, not copied) or a parsed one → the 200 response's JSON bytes. */
+  /** An unparsed body (its blocks are moved to the thread, not copied) or a parsed one → the 200 response's JSON bytes and the rows predicted. */
   async predict(
     modelId: string,
     sha256: string,
@@ -76,11 +77,18 @@ export class ComputePool {
     input: { blocks: Uint8Array<ArrayBuffer>[] } | { body: PredictBody },
     probabilities?: Probabilities,
     identity?: RegistryIdentity,
-  ): Promise<Buffer> {
+  ): Promise<{ json: Buffer; rows: number }> {
     const base = { kind: "predict", modelId, sha256, maxRows, ...(probabilities !== undefined ? { probabilities } : {}), ...(identity ? { identity } : {}) } as const;
     const task: ComputeTask = "blocks" in input ? { ...base, blocks: input.blocks } : { ...base, body: input.body };
     const transferList = "blocks" in input ? input.blocks.map((b) => b.buffer) : undefined;
-    return bytesOf(await this.run(task, transferList));
+    const result = await this.run(task, transferList);
+    if (ArrayBuffer.isView(result)) {
+      // The row count rides after the JSON (worker.ts withRowCount), for the prediction counters.
+      const length = result.byteLength - PREDICT_ROWS_TRAILER_BYTES;
+      const rows = new DataView(result.buffer, result.byteOffset + length, PREDICT_ROWS_TRAILER_BYTES).getUint32(0);
+      return { json: Buffer.from(result.buffer, result.byteOffset, length), rows };
+    }
+    return unwrap(result as Outcome<never>);
   }
 
   /** An MLflow or OIP body's blocks (moved to the thread) → the response's bytes. */
@@ -117,6 +125,16 @@ export class ComputePool {
 
   get threadCount(): number {
     return this.piscina.threads.length;
+  }
+
+  /** Tasks waiting for a thread. */
+  get queueSize(): number {
+    return this.piscina.queueSize;
+  }
+
+  /** Piscina's utilisation: the threads' busy time over their capacity since the pool started, 0..1. */
+  get utilization(): number {
+    return this.piscina.utilization;
   }
 
   async destroy(): Promise<void> {

@@ -16,7 +16,7 @@ import { move, workerData } from "piscina";
 import { openStore, type Store, type StoreLocator } from "../../store/store.js";
 import { ApiError } from "../errors.js";
 import { ModelCache, type CacheLimits } from "../model-cache.js";
-import { parseJsonBlocks, parsePredictBody, predictJson, predictWire, servingModel, type Probabilities, type RegistryIdentity } from "../predict.js";
+import { parseJsonBlocks, parsePredictBody, PREDICT_ROWS_TRAILER_BYTES, predictJson, predictWire, servingModel, type Probabilities, type RegistryIdentity } from "../predict.js";
 import { predictCsv, type CsvPredictOptions } from "../interop/csv-predict.js";
 import { answerHere, type InteropFormat, type OipNames } from "../interop/answers.js";
 import { refuseDeepBody } from "../plugins/body-depth.js";
@@ -72,12 +72,12 @@ const reader = lazily(async () => {
  */
 const writer = lazily((): Promise<Store> => openStore(locator));
 
-async function predict(task: Extract<ComputeTask, { kind: "predict" }>): Promise<string> {
+async function predict(task: Extract<ComputeTask, { kind: "predict" }>): Promise<{ json: string; rows: number }> {
   const { models } = await reader();
   const body = task.body ?? parsePredictBody(task.blocks!, task.maxRows);
   const model = await servingModel(models, task.modelId, task.sha256);
-  if (task.probabilities !== undefined) return JSON.stringify(predictWire(task.modelId, model, body, task.probabilities, task.identity));
-  return predictJson(task.modelId, model, body, task.identity);
+  const json = task.probabilities !== undefined ? JSON.stringify(predictWire(task.modelId, model, body, task.probabilities, task.identity)) : predictJson(task.modelId, model, body, task.identity);
+  return { json, rows: body.rows.length };
 }
 
 /** Parsed here with the same guards as the request thread's reader (parsePredictBody), then converted, predicted and formatted. */
@@ -109,6 +109,14 @@ async function featureScores(task: Extract<ComputeTask, { kind: "feature-scores"
 
 const utf8 = new TextEncoder();
 
+/** The response's UTF-8 bytes and, in PREDICT_ROWS_TRAILER_BYTES after them, how many rows were predicted (for the metrics). */
+function withRowCount({ json, rows }: { json: string; rows: number }): Uint8Array {
+  const bytes = new Uint8Array(Buffer.byteLength(json) + PREDICT_ROWS_TRAILER_BYTES);
+  utf8.encodeInto(json, bytes);
+  new DataView(bytes.buffer).setUint32(bytes.length - PREDICT_ROWS_TRAILER_BYTES, rows);
+  return bytes;
+}
+
 /**
  * A predict answers with the response's bytes, moved to the request thread rather
  * than copied (a 100k-row response is tens of MB); TextEncoder gives them their own
@@ -117,7 +125,7 @@ const utf8 = new TextEncoder();
  */
 export default async function runComputeTask(task: ComputeTask): Promise<Uint8Array | Outcome<unknown>> {
   try {
-    if (task.kind === "predict") return move(utf8.encode(await predict(task))) as Uint8Array;
+    if (task.kind === "predict") return move(withRowCount(await predict(task))) as Uint8Array;
     if (task.kind === "predict-interop") return move(utf8.encode(await predictInterop(task))) as Uint8Array;
     if (task.kind === "predict-csv") return move(utf8.encode(await predictCsvTask(task))) as Uint8Array;
     if (task.kind === "explain") return { ok: true, value: await explain(task) };

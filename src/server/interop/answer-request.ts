@@ -15,7 +15,7 @@ import type { Services } from "../services.js";
 import { prepare, type InteropFormat, type OipNames } from "./answers.js";
 
 export async function answer(
-  services: Pick<Services, "compute" | "config">,
+  services: Pick<Services, "compute" | "config" | "metrics">,
   format: InteropFormat,
   request: FastifyRequest,
   id: string,
@@ -34,5 +34,5 @@ export async function answer(
     const blocks = bodyBlocks(request);
     if (blocks) return compute.predictInterop(format, id, model.sha256, maxRows, blocks, names);
   }
-  return prepared.finish(await predictConverted({ compute, config }, id, model, prepared.body, prepared.probabilities));
+  return prepared.finish(await predictConverted(services, id, model, prepared.body, prepared.probabilities));
 }

@@ -49,6 +49,8 @@ export const comparisonRoutes: FastifyPluginAsync = async (base) => {
   app.post(
     "/comparisons",
     {
+      // A retry with the same Idempotency-Key gets the first response (plugins/idempotency.ts).
+      config: { idempotent: true },
       schema: {
         operationId: "compareEvaluations", tags: ["evaluations"],
         summary: "Significance tests between evaluations: paired t / 5×2cv t (same folds), McNemar (same rows), Friedman + Nemenyi (k ≥ 3 learners on N ≥ 2 datasets)",

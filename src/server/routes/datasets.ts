@@ -57,6 +57,8 @@ export const datasetRoutes: FastifyPluginAsync = async (base) => {
   app.post(
     "/datasets",
     {
+      // A retry with the same Idempotency-Key gets the first response (plugins/idempotency.ts).
+      config: { idempotent: true },
       schema: {
         operationId: "createDataset", tags: ["datasets"],
         summary: "Upload a table as JSON rows (application/json) or CSV with a header row (text/csv, name in ?name=)",

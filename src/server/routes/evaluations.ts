@@ -115,6 +115,8 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
   app.post(
     "/evaluations",
     {
+      // A retry with the same Idempotency-Key gets the first response (plugins/idempotency.ts).
+      config: { idempotent: true },
       schema: {
         operationId: "createEvaluation", tags: ["evaluations"],
         summary: "Score a stored model on a dataset ({model_id, dataset_id}), or cross-validate an algorithm spec without keeping a model (asynchronous: 202, then poll the Location)",

@@ -47,7 +47,7 @@ const bodyPassThrough: FastifySchemaCompiler<z.ZodType> = (route) => (route.http
 
 export const mlflowRoutes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const { store, models, config, compute } = app.services;
+  const { store, models, config } = app.services;
   // /predict's JSON reader: a body over 256 KiB is left in blocks and parsed on the compute pool.
   registerPredictBodyReader(app, config.bodyLimitBytes);
 
@@ -73,7 +73,7 @@ export const mlflowRoutes: FastifyPluginAsync = async (base) => {
     async (request, reply) => {
       const { id, model } = await servable(request.params.ref);
       // Serialised here, as /predict does: the schema documents the shape, checking 100k rows cell by cell would cost more than predicting them.
-      return reply.type("application/json; charset=utf-8").send((await answer({ compute, config }, "mlflow", request, id, model)) as never);
+      return reply.type("application/json; charset=utf-8").send((await answer(app.services, "mlflow", request, id, model)) as never);
     },
   );
 

@@ -86,6 +86,8 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
   app.post(
     "/models",
     {
+      // A retry with the same Idempotency-Key gets the first response (plugins/idempotency.ts).
+      config: { idempotent: true },
       schema: {
         operationId: "createModel", tags: ["models"],
         summary: "Train a model (asynchronous: 202, then poll the Location)",
@@ -259,6 +261,8 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
   app.post(
     "/models/import",
     {
+      // A retry with the same Idempotency-Key gets the first response (plugins/idempotency.ts).
+      config: { idempotent: true },
       schema: {
         operationId: "importModel", tags: ["models"],
         summary: "Import an artifact exported by GET /v1/models/{id}/artifact (validated, never executed); with ?name= it becomes the next version of that name",

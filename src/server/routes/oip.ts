@@ -69,7 +69,7 @@ const bodyPassThrough: FastifySchemaCompiler<z.ZodType> = (route) => (route.http
 
 export const oipRoutes: FastifyPluginAsync<{ allowedMethods: AllowedMethods }> = async (base, options) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const { store, models, config, compute } = app.services;
+  const { store, models, config } = app.services;
   registerOipErrorHandling(app, options.allowedMethods);
   // /predict's JSON reader: a body over 256 KiB is left in blocks and parsed on the compute pool.
   registerPredictBodyReader(app, config.bodyLimitBytes);
@@ -161,7 +161,7 @@ export const oipRoutes: FastifyPluginAsync<{ allowedMethods: AllowedMethods }> =
     const { id, model, version } = await servable(params);
     const names = { name: params.name, version: version ?? id };
     // Serialised here, as /predict does (see ../predict.ts).
-    return reply.type("application/json; charset=utf-8").send((await answer({ compute, config }, "oip", request, id, model, names)) as never);
+    return reply.type("application/json; charset=utf-8").send((await answer(app.services, "oip", request, id, model, names)) as never);
   };
   app.post("/models/:name/infer", inferSchema("oipInfer", nameParams), infer);
   app.post("/models/:name/versions/:version/infer", inferSchema("oipInferVersion", versionParams), infer);

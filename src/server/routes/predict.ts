@@ -25,7 +25,7 @@ import { predictCsvRoute } from "../interop/csv-route.js";
 
 export const predictRoute: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const { models, compute, config, store } = app.services;
+  const { models, compute, config, store, metrics } = app.services;
 
   // This plugin's own JSON reader (encapsulated: other routes keep the default one).
   registerPredictBodyReader(app, config.bodyLimitBytes);
@@ -73,14 +73,22 @@ export const predictRoute: FastifyPluginAsync = async (base) => {
       const body = request.body as PredictBody | UnparsedPredictBody;
       // Already JSON text: sent as is, past the schema serializer (typed as the schema's shape by construction).
       const send = (json: string | Buffer) => reply.type("application/json; charset=utf-8").send(json as never);
-      if (body instanceof UnparsedPredictBody) return send(await compute.predict(id, sha256, config.predictMaxRows, { blocks: body.blocks }, undefined, { name: serving.name, version: serving.version }));
+      if (body instanceof UnparsedPredictBody) {
+        const { json, rows } = await compute.predict(id, sha256, config.predictMaxRows, { blocks: body.blocks }, undefined, { name: serving.name, version: serving.version });
+        metrics.recordPrediction(id, rows);
+        return send(json);
+      }
 
       const model = models.peek(id, sha256) ?? (await servingModel(models, id, sha256));
       if (!runsInline(body.rows.length, model.bytes)) {
         const blocks = bodyBlocks(request);
-        return send(await compute.predict(id, sha256, config.predictMaxRows, blocks ? { blocks } : { body }, undefined, { name: serving.name, version: serving.version }));
+        const { json } = await compute.predict(id, sha256, config.predictMaxRows, blocks ? { blocks } : { body }, undefined, { name: serving.name, version: serving.version });
+        metrics.recordPrediction(id, body.rows.length);
+        return send(json);
       }
-      return send(predictJson(id, model, body, serving));
+      const json = predictJson(id, model, body, serving);
+      metrics.recordPrediction(id, body.rows.length);
+      return send(json);
     },
   );
 };

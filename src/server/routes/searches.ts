@@ -99,6 +99,8 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
   app.post(
     "/searches",
     {
+      // A retry with the same Idempotency-Key gets the first response (plugins/idempotency.ts).
+      config: { idempotent: true },
       schema: {
         operationId: "createSearch", tags: ["searches"],
         summary: "Grid or random hyper-parameter search (asynchronous: 202, then poll the Location)",

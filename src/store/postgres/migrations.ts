@@ -178,6 +178,21 @@ const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE datasets ADD COLUMN source_json text;
   `,
+  // 6: Idempotency-Key claims and the responses retries get (src/store/idempotency.ts); evaluations by status for the jobs gauge (SQLite's migration 11).
+  `
+  CREATE TABLE idempotency_keys (
+    principal text NOT NULL,
+    key text NOT NULL,
+    fingerprint text NOT NULL,
+    created_at text NOT NULL,
+    response_status integer,
+    response_body text,
+    response_headers text,
+    PRIMARY KEY (principal, key)
+  );
+  CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
+  CREATE INDEX evaluations_status ON evaluations(status);
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

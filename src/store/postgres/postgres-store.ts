@@ -7,9 +7,11 @@
  */
 import type pg from "pg";
 import { STORE_METHODS } from "../store-methods.js";
-import type { ApiKeyStore, AuditStore, DatasetStore, EvaluationStore, ModelStore, OpenStoreOptions, RegistryStore, SearchStore, Store } from "../store.js";
+import type { ApiKeyStore, AuditStore, DatasetStore, EvaluationStore, IdempotencyStore, ModelStore, OpenStoreOptions, RegistryStore, SearchStore, Store } from "../store.js";
+import { JOB_COUNTS_SQL, toJobCounts } from "../job-counts.js";
 import { PgApiKeyRepository, PgAuditRepository } from "./access.js";
-import { asUnavailable, createPool, splitSchema, unavailableOnConnectionFailure } from "./connection.js";
+import { asUnavailable, createPool, rows, splitSchema, unavailableOnConnectionFailure } from "./connection.js";
+import { PgIdempotencyRepository } from "./idempotency.js";
 import { migrate } from "./migrations.js";
 import { PgDatasetRepository } from "./datasets.js";
 import { PgEvaluationRepository } from "./evaluations.js";
@@ -45,6 +47,14 @@ export async function openPostgresStore(locator: { url: string; schema?: string 
     searches: unavailableOnConnectionFailure(new PgSearchRepository(pool), STORE_METHODS.searches) satisfies SearchStore,
     apiKeys: unavailableOnConnectionFailure(new PgApiKeyRepository(pool), STORE_METHODS.apiKeys) satisfies ApiKeyStore,
     audit: unavailableOnConnectionFailure(new PgAuditRepository(pool), STORE_METHODS.audit) satisfies AuditStore,
+    idempotency: unavailableOnConnectionFailure(new PgIdempotencyRepository(pool), STORE_METHODS.idempotency) satisfies IdempotencyStore,
+    jobCounts: async () => {
+      try {
+        return toJobCounts(await rows<{ kind: string; status: string; n: string }>(pool, JOB_COUNTS_SQL));
+      } catch (e) {
+        throw asUnavailable(e);
+      }
+    },
     isHealthy: () => healthy(pool),
     close: async () => {
       if (!pool.ended) await pool.end();
