@@ -156,7 +156,11 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     maxHeapMb: config.workerHeapMb,
     cache: { maxModels: config.modelCacheSize, maxBytes: Math.ceil(cacheBytes / 4) },
   });
-  const events = await createNodeEvents(config, (id) => models.evict(id));
+  const events = await createNodeEvents(config, {
+    onModelDeleted: (id) => models.evict(id),
+    // The authenticator is decorated by registerAccess below, before any request can arrive.
+    onKeyRevoked: (id) => app.authenticator.forget(id),
+  });
   const pool = jobs instanceof LocalQueue ? jobs.pool : null;
   app.decorate("services", { config, store, pool, jobs, models, compute, events, metrics });
   metrics.attach({
@@ -171,7 +175,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   });
   registerMetrics(app, metrics, { port: config.metricsPort, host: config.host });
   // Before any route: security headers, CORS, load shedding, authentication, rate limits, audit.
-  await registerAccess(app, config, store);
+  await registerAccess(app, config, store, options.clock);
   const idempotentRoutes = registerIdempotency(app, { store: store.idempotency, ttlMs: config.idempotencyTtlMs, now: options.clock });
   app.addHook("onClose", async () => {
     await jobs.close(config.shutdownGraceMs);

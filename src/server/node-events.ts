@@ -1,9 +1,10 @@
 /**
- * What one API process tells the others, so their caches stay correct: today,
- * that a model was deleted (each evicts it from its model cache at once).
- * Over Redis pub/sub when the deployment has a queue (XIGUA_QUEUE_URL); a lone
- * process has no one to tell. A lost message costs at most the model cache's
- * status TTL (1 s): past it, every node asks the store again.
+ * What one API process tells the others, so their caches stay correct: that a model was
+ * deleted (each evicts it from its model cache at once) and that an API key was revoked
+ * (each forgets it from its authenticator's cache, so it fails on the next request there
+ * too). Over Redis pub/sub when the deployment has a queue (XIGUA_QUEUE_URL); a lone
+ * process has no one to tell. A lost message costs at most the caches' TTL (1 s): past
+ * it, every node asks the store again.
  */
 import type { Redis } from "ioredis";
 import { redisConnection } from "../training/queue/bullmq-queue.js";
@@ -11,24 +12,36 @@ import { redisConnection } from "../training/queue/bullmq-queue.js";
 export interface NodeEvents {
   /** Tells every other node; resolves once sent (or given up: the TTL covers a lost message). */
   modelDeleted(id: string): Promise<void>;
+  keyRevoked(id: string): Promise<void>;
   close(): Promise<void>;
 }
 
-const channel = (queueName: string) => `xigua:${queueName}:model-deleted`;
+export interface NodeEventHandlers {
+  onModelDeleted(id: string): void;
+  onKeyRevoked(id: string): void;
+}
 
-export async function createNodeEvents(options: { queueUrl: string | null; queueName: string }, onModelDeleted: (id: string) => void): Promise<NodeEvents> {
-  if (!options.queueUrl) return { modelDeleted: async () => {}, close: async () => {} };
-  const name = channel(options.queueName);
+type Topic = "model-deleted" | "key-revoked";
+const channel = (queueName: string, topic: Topic) => `xigua:${queueName}:${topic}`;
+
+export async function createNodeEvents(options: { queueUrl: string | null; queueName: string }, handlers: NodeEventHandlers): Promise<NodeEvents> {
+  if (!options.queueUrl) return { modelDeleted: async () => {}, keyRevoked: async () => {}, close: async () => {} };
+  const channels: Record<Topic, string> = { "model-deleted": channel(options.queueName, "model-deleted"), "key-revoked": channel(options.queueName, "key-revoked") };
   const publisher: Redis = redisConnection(options.queueUrl, { failFast: true });
   const subscriber: Redis = redisConnection(options.queueUrl, { failFast: false });
   for (const r of [publisher, subscriber]) r.on("error", () => {});
-  subscriber.on("message", (_channel: string, id: string) => onModelDeleted(id));
+  subscriber.on("message", (from: string, id: string) => {
+    if (from === channels["model-deleted"]) handlers.onModelDeleted(id);
+    else if (from === channels["key-revoked"]) handlers.onKeyRevoked(id);
+  });
   // Not awaited: a node starting while Redis is down still serves; ioredis subscribes again on reconnect.
-  subscriber.subscribe(name).catch(() => {});
+  subscriber.subscribe(...Object.values(channels)).catch(() => {});
+  const publish = (topic: Topic) => async (id: string) => {
+    await publisher.publish(channels[topic], id).catch(() => {});
+  };
   return {
-    modelDeleted: async (id) => {
-      await publisher.publish(name, id).catch(() => {});
-    },
+    modelDeleted: publish("model-deleted"),
+    keyRevoked: publish("key-revoked"),
     close: async () => {
       await Promise.all([publisher, subscriber].map((r) => r.quit().catch(() => r.disconnect())));
     },

@@ -130,6 +130,30 @@ describe("rate limits across API processes (XIGUA_QUEUE_URL)", { skip: await red
   });
 });
 
+describe("revocation across API processes (XIGUA_QUEUE_URL)", { skip: await redisSkipReason() }, () => {
+  test("a key revoked through one process is forgotten by the other from the message, not only after its cache's second", async () => {
+    const queueName = `xigua-revoke-${process.pid}-${Date.now()}`;
+    // A frozen clock: node b's cached key never expires, so only node a's message can make it fail.
+    const frozen = () => 0;
+    const a = await testApp({ queueUrl: REDIS_URL, queueName, auth: "keys", adminKey: ADMIN }, undefined, { clock: frozen });
+    const b = await testApp({ queueUrl: REDIS_URL, queueName, auth: "keys", adminKey: ADMIN }, a.dir, { clock: frozen });
+    try {
+      const key = await createKey(a.app, { scopes: ["read"] });
+      assert.equal((await b.app.inject({ url: "/v1/datasets", headers: as(key.key) })).statusCode, 200, "node b caches the key");
+      assert.equal((await a.app.inject({ method: "DELETE", url: `/v1/api-keys/${key.id}`, headers: as(ADMIN) })).statusCode, 204);
+      let status = 200;
+      for (let i = 0; i < 200 && status === 200; i++) {
+        await new Promise((r) => setTimeout(r, 25));
+        status = (await b.app.inject({ url: "/v1/datasets", headers: as(key.key) })).statusCode;
+      }
+      assert.equal(status, 401, "node b forgot the revoked key");
+    } finally {
+      await b.app.close();
+      await a.close();
+    }
+  });
+});
+
 describe("CORS allow-list", () => {
   let t: TestApp;
   before(async () => (t = await testApp({ auth: "keys", adminKey: ADMIN, corsOrigins: ["https://allowed.example"] })));

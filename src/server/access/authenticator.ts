@@ -1,9 +1,9 @@
 /**
  * Bearer key → principal. Stored keys are read from the store, kept at most
- * CACHE_TTL_MS in this process: a key revoked here is forgotten at once, and one
- * revoked on another node of the deployment fails here within that second (as the
- * model cache's status TTL does for deleted models; no message between nodes is needed,
- * and a lost one could not leave a revoked key working).
+ * CACHE_TTL_MS in this process: a key revoked here is forgotten at once, one revoked on
+ * another node of the deployment is forgotten when that node's message arrives
+ * (node-events.ts, Redis pub/sub), and fails here within that second even if the message
+ * is lost (as the model cache's status TTL does for deleted models).
  */
 import type { ApiKeyRecord } from "../../store/access.js";
 import type { ApiKeyStore } from "../../store/store.js";

@@ -48,7 +48,8 @@ export async function checkKeysUsable(config: Pick<Config, "auth" | "adminKey">,
   }
 }
 
-export async function registerAccess(app: FastifyInstance, config: Config, store: Store): Promise<void> {
+/** `now`: the authenticator cache's clock (tests freeze it to see what only a node message can change). */
+export async function registerAccess(app: FastifyInstance, config: Config, store: Store, now: () => number = Date.now): Promise<void> {
   // The options objects themselves: onRoute hooks of inner plugins (the documentation's) may still set their scope.
   const routes: RouteOptions[] = [];
   app.addHook("onRoute", (route) => void routes.push(route));
@@ -79,7 +80,7 @@ export async function registerAccess(app: FastifyInstance, config: Config, store
 
   const { requests, failures } = await registerLimiters(app, config);
 
-  const authenticator = new Authenticator(store.apiKeys, config.adminKey);
+  const authenticator = new Authenticator(store.apiKeys, config.adminKey, now);
   app.decorate("authenticator", authenticator);
 
   app.addHook("onRequest", async (request, reply) => {

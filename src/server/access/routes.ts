@@ -89,6 +89,8 @@ export const accessRoutes: FastifyPluginAsync = async (base) => {
     async (request, reply) => {
       if (!(await store.apiKeys.revoke(request.params.id))) throw notFound("API key", request.params.id);
       app.authenticator.forget(request.params.id);
+      // The other API processes forget it too (their 1 s cache is the fallback for a lost message).
+      await app.services.events.keyRevoked(request.params.id);
       return reply.code(204).send(null);
     },
   );
