@@ -77,7 +77,7 @@ export async function download(path: string): Promise<Blob> {
 
 /**
  * GET for polling: remembers each URL's ETag and last body, sends If-None-Match, and
- * takes a 304 as "unchanged" (the evaluations list sends ETags; other routes simply answer 200).
+ * takes a 304 as "unchanged" (the evaluations list, a model, an evaluation and a search send ETags).
  */
 const cache = new Map<string, { etag: string; body: unknown }>();
 

@@ -7,6 +7,7 @@
 import { randomInt } from "node:crypto";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { conditionalGetSchema, unlessNotModified } from "../conditional-get.js";
 import { z } from "zod";
 import { downsampleCurve } from "../../evaluation/curves/downsample.js";
 import type { EvaluationRecord } from "../../store/evaluations.js";
@@ -104,11 +105,21 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
 
   app.get(
     "/evaluations/:id",
-    { schema: { operationId: "getEvaluation", summary: "An evaluation: its status, metrics, per-class figures, confusion matrix, curves and folds", tags: ["evaluations"], params: idParams, querystring: curvePointsQuery, response: { 200: evaluationSchema, 404: problemSchema, ...errorResponses } } },
-    async (request) => {
+    {
+      schema: {
+        operationId: "getEvaluation",
+        summary: "An evaluation: its status, metrics, per-class figures, confusion matrix, curves and folds. Sends an ETag; If-None-Match answers 304 while nothing changed.",
+        tags: ["evaluations"],
+        params: idParams,
+        querystring: curvePointsQuery,
+        headers: conditionalGetSchema.headers,
+        response: { 200: evaluationSchema, 304: conditionalGetSchema.notModified, 404: problemSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
       const e = await store.evaluations.get(request.params.id);
       if (!e) throw notFound("evaluation", request.params.id);
-      return evaluationToWire(e, request.query.curve_points);
+      return unlessNotModified(request, reply, evaluationToWire(e, request.query.curve_points));
     },
   );
 

@@ -5,6 +5,7 @@
 import { randomInt } from "node:crypto";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { conditionalGetSchema, unlessNotModified } from "../conditional-get.js";
 import { z } from "zod";
 import type { ModelRecord, TrainSpec } from "../../store/models.js";
 import { ArtifactError, loadArtifact } from "../../training/artifact.js";
@@ -145,8 +146,19 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
     },
   );
 
-  app.get("/models/:id", { schema: { operationId: "getModel", summary: "A model: its training job's status and progress, parameters, metrics and warnings", tags: ["models"], params: modelRefParams, response: { 200: modelSchema, 404: problemSchema } } }, async (request) =>
-    modelToWire((await getModel(request.params.id))),
+  app.get(
+    "/models/:id",
+    {
+      schema: {
+        operationId: "getModel",
+        summary: "A model: its training job's status and progress, parameters, metrics and warnings. Sends an ETag; If-None-Match answers 304 while nothing changed.",
+        tags: ["models"],
+        params: modelRefParams,
+        headers: conditionalGetSchema.headers,
+        response: { 200: modelSchema, 304: conditionalGetSchema.notModified, 404: problemSchema },
+      },
+    },
+    async (request, reply) => unlessNotModified(request, reply, modelToWire(await getModel(request.params.id))),
   );
 
   app.delete(

@@ -8,6 +8,7 @@ import { randomInt } from "node:crypto";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { conditionalGetSchema, unlessNotModified } from "../conditional-get.js";
 import { createRng } from "../../data/random.js";
 import { gridCandidates, gridSize, randomCandidates, searchSpaceIssues } from "../../evaluation/search-space.js";
 import { encodeCursor } from "../../store/ids.js";
@@ -187,11 +188,24 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
     },
   );
 
-  app.get("/searches/:id", { schema: { operationId: "getSearch", summary: "A search: its status, candidates with their scores and ranks, the best candidate and refitted model", tags: ["searches"], params: idParams, response: { 200: searchSchema, 404: problemSchema } } }, async (request) => {
-    const s = await store.searches.get(request.params.id);
-    if (!s) throw notFound("search", request.params.id);
-    return searchToWire(s);
-  });
+  app.get(
+    "/searches/:id",
+    {
+      schema: {
+        operationId: "getSearch",
+        summary: "A search: its status, candidates with their scores and ranks, the best candidate and refitted model. Sends an ETag; If-None-Match answers 304 while nothing changed.",
+        tags: ["searches"],
+        params: idParams,
+        headers: conditionalGetSchema.headers,
+        response: { 200: searchSchema, 304: conditionalGetSchema.notModified, 404: problemSchema },
+      },
+    },
+    async (request, reply) => {
+      const s = await store.searches.get(request.params.id);
+      if (!s) throw notFound("search", request.params.id);
+      return unlessNotModified(request, reply, searchToWire(s));
+    },
+  );
 
   app.post(
     "/searches/:id/cancel",
