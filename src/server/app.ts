@@ -131,9 +131,10 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   registerBodyDepthLimit(app);
   // Every request is the open principal until the access plugin authenticates it.
   app.decorateRequest("principal", null as unknown as Principal);
-  app.addHook("onRequest", async (request, reply) => {
+  app.addHook("onRequest", (request, reply, done) => {
     request.principal = OPEN_PRINCIPAL;
     reply.header("x-request-id", request.id);
+    done();
   });
   // The API speaks JSON (and CSV for uploads); anything else, text/plain included, is a 415.
   app.removeContentTypeParser("text/plain");

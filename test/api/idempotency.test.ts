@@ -29,7 +29,7 @@ function post(url: string, payload: object | string, key: string | undefined, he
 
 let t: TestApp;
 let clock = Date.parse("2026-01-01T00:00:00Z");
-/** A request with x-test-hold calls `held` and waits in a preHandler (after the idempotency claim) until `hold` resolves. */
+/** A request with x-test-hold calls `held` and waits in an onSend hook (after the idempotency claim) until `hold` resolves. */
 let hold: Promise<void> | null = null;
 let held: () => void = () => {};
 
@@ -40,12 +40,15 @@ before(async () => {
     const key = request.headers["x-test-key-id"];
     if (typeof key === "string") request.principal = { ...request.principal, keyId: key } as Principal;
   });
-  t.app.addHook("preHandler", async (request) => {
+  // In onSend: the app's own onSend hooks run before the idempotency plugin's (a route's), so this
+  // sits after the key was claimed (preHandler) and the handler ran, before the answer is stored.
+  t.app.addHook("onSend", async (request, _reply, payload) => {
     if (request.headers["x-test-hold"] && hold) {
       held();
       await hold;
     }
     if (request.headers["x-test-fail"]) throw new Error("injected failure");
+    return payload;
   });
 });
 after(() => t.close());

@@ -12,14 +12,14 @@
  * counted before it can fail (limits.ts). Routes whose scope is "public" (/health/*, the documentation) skip all
  * of it, so probes and the docs answer whatever the load.
  */
-import type { FastifyInstance, RouteOptions } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
 import underPressure from "@fastify/under-pressure";
-import helmet from "@fastify/helmet";
 import cors from "@fastify/cors";
 import type { Config } from "../config.js";
 import type { Store } from "../../store/store.js";
 import { ApiError } from "../errors.js";
 import { Authenticator } from "./authenticator.js";
+import { registerSecurityHeaders } from "./security-headers.js";
 import { auditAction } from "./audit.js";
 import { count, registerLimiters } from "./limits.js";
 import { allows, routeScope } from "./scope.js";
@@ -56,7 +56,7 @@ export async function registerAccess(app: FastifyInstance, config: Config, store
   app.decorate("routeAccess", () =>
     routes.flatMap((route) => ([] as string[]).concat(route.method).map((method) => ({ method, url: route.url, scope: routeScope(method, route.config) }))),
   );
-  await app.register(helmet, {
+  await registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       // Helmet's defaults suit Swagger UI (/docs: scripts from 'self', inline styles) and a
       // dashboard without inline scripts; but xigua often runs over plain HTTP on a LAN,
@@ -103,7 +103,7 @@ export async function registerAccess(app: FastifyInstance, config: Config, store
   });
 
   // In onSend, before the answer leaves: once a client has its 201, the audit row exists.
-  app.addHook("onSend", async (request, reply, payload) => {
+  const audit = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const action = auditAction(request.method, request.url, reply.statusCode, reply.getHeader("location"));
     if (action) {
       await store.audit.insert({ ...action, key_id: request.principal.keyId, request_id: request.id }).catch((err: unknown) => {
@@ -112,5 +112,13 @@ export async function registerAccess(app: FastifyInstance, config: Config, store
       });
     }
     return payload;
+  };
+  // Only on routes that can create, change or delete something: reads and predictions (a
+  // single-row predict is the hot path) never carry the hook.
+  app.addHook("onRoute", (route) => {
+    const methods = [route.method].flat();
+    if (!methods.some((m) => m === "POST" || m === "PUT" || m === "DELETE" || m === "PATCH")) return;
+    if (methods.every((m) => routeScope(m, route.config) === "predict" || routeScope(m, route.config) === "read")) return;
+    route.onSend = [...[route.onSend ?? []].flat(), audit] as typeof route.onSend;
   });
 }

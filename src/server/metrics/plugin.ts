@@ -20,8 +20,10 @@ export interface MetricsPluginOptions {
 export const UNMATCHED_ROUTE = "unmatched";
 
 export function registerMetrics(app: FastifyInstance, metrics: ServiceMetrics, options: MetricsPluginOptions): void {
-  app.addHook("onResponse", async (request, reply) => {
+  // A callback hook, not an async one: it runs on every response, and needs no promise.
+  app.addHook("onResponse", (request, reply, done) => {
     metrics.observeRequest(request.routeOptions.url ?? UNMATCHED_ROUTE, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
 
   if (options.port === null) {

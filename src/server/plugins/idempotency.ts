@@ -19,7 +19,7 @@
  */
 import { createHash, type Hash } from "node:crypto";
 import { Transform, type Readable, type TransformCallback } from "node:stream";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } from "fastify";
 import type { StoredResponse } from "../../store/idempotency.js";
 import type { IdempotencyStore } from "../../store/store.js";
 import { ApiError } from "../errors.js";
@@ -87,11 +87,19 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export type IdempotentRoutes = { method: string; url: string }[];
 
 /** Registers the hooks; the routes registered afterwards that opt in are listed in the returned array. */
+type RouteHookName = "onRequest" | "preParsing" | "preHandler" | "onSend" | "onRequestAbort" | "onResponse";
+
 export function registerIdempotency(app: FastifyInstance, options: IdempotencyOptions): IdempotentRoutes {
   const routes: IdempotentRoutes = [];
+  // The hooks go on the routes that opted in only: every other request (a single-row predict)
+  // pays nothing for them.
+  const hooks: Partial<Record<RouteHookName, unknown[]>> = {};
+  const addHook = (name: RouteHookName, hook: unknown) => (hooks[name] ??= []).push(hook);
   app.addHook("onRoute", (route) => {
     if (!route.config?.idempotent) return;
     for (const method of [route.method].flat()) routes.push({ method: method.toLowerCase(), url: route.url });
+    const options = route as unknown as Record<RouteHookName, unknown>;
+    for (const [name, list] of Object.entries(hooks) as [RouteHookName, unknown[]][]) options[name] = [...[options[name] ?? []].flat(), ...list];
   });
   const { store, ttlMs } = options;
   const now = options.now ?? Date.now;
@@ -104,8 +112,7 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
     await store.release(state.principal, state.key).catch((err: unknown) => request.log.warn({ err }, "releasing an idempotency key failed"));
   };
 
-  app.addHook("onRequest", async (request) => {
-    if (!request.routeOptions.config.idempotent) return;
+  addHook("onRequest", async (request: FastifyRequest) => {
     const header = request.headers["idempotency-key"];
     if (header === undefined) return;
     const key = parseIdempotencyKey(header);
@@ -118,12 +125,12 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
     states.set(request, { key, principal: "", hash: createHash("sha256"), claimed: false, settled: false });
   });
 
-  app.addHook("preParsing", async (request, _reply, payload) => {
+  addHook("preParsing", async (request: FastifyRequest, _reply: FastifyReply, payload: RequestPayload) => {
     const state = states.get(request);
     return state ? hashing(payload, state.hash) : payload;
   });
 
-  app.addHook("preHandler", async (request, reply) => {
+  addHook("preHandler", async (request: FastifyRequest, reply: FastifyReply) => {
     const state = states.get(request);
     if (!state) return;
     state.principal = request.principal.keyId ?? "";
@@ -154,7 +161,7 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
     return replay(reply, entry.response);
   });
 
-  app.addHook("onSend", async (request, reply, payload) => {
+  addHook("onSend", async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const state = states.get(request);
     if (!state?.claimed || state.settled) return payload;
     const status = reply.statusCode;
@@ -176,11 +183,11 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
   });
 
   // The client went away before its response was stored: the key is free for its retry.
-  app.addHook("onRequestAbort", async (request) => {
+  addHook("onRequestAbort", async (request: FastifyRequest) => {
     const state = states.get(request);
     if (state) await release(request, state);
   });
-  app.addHook("onResponse", async (request) => {
+  addHook("onResponse", async (request: FastifyRequest) => {
     const state = states.get(request);
     if (state) await release(request, state);
   });

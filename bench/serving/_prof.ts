@@ -1,0 +1,16 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { breastCancerRows, load, trainCart } from "./harness.js";
+const dir = mkdtempSync(join(tmpdir(), "prof-"));
+const child = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, "--import", "tsx", "bench/serving/server-xigua.ts"], { env: { ...process.env, PORT: "18090", XIGUA_DB: join(dir, "b.db") }, stdio: ["ignore", "pipe", "inherit"] });
+await new Promise<void>((resolve) => child.stdout!.on("data", (d: Buffer) => d.toString().includes("ready") && resolve()));
+const url = await trainCart("http://127.0.0.1:18090");
+const body = JSON.stringify({ rows: breastCancerRows(1) });
+await load(url, body, 3);
+const r = await load(url, body, 8);
+console.log("rps", r.rps);
+child.kill("SIGTERM");
+await new Promise((r) => child.on("exit", r));
+console.log(dir);
