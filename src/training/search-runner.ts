@@ -20,7 +20,7 @@ import { jobProblem } from "./job-failure.js";
 import type { Store } from "../store/store.js";
 import type { NewCandidate, SearchResultRow } from "../store/searches.js";
 import { createRng } from "../data/random.js";
-import { proposeCandidate } from "../evaluation/bayesian/propose.js";
+import { proposeCandidatePausing } from "../evaluation/bayesian/propose.js";
 import type { ParamDistributions } from "../evaluation/search-space.js";
 import { getAlgorithm } from "../models/registry.js";
 import type { TrainSpec } from "../store/models.js";
@@ -169,7 +169,7 @@ export class SearchRunner {
     while (rows.length < bayesian.nIter) {
       if ((await this.store.searches.status(plan.searchId)) !== "running") return false;
       const observations = rows.map((r) => ({ params: r.params, score: r.mean_score === null ? null : sign * r.mean_score }));
-      const proposal = proposeCandidate(bayesian.space, observations, rng);
+      const proposal = await proposeCandidatePausing(bayesian.space, observations, rng, nextTurn);
       if (!proposal) break; // a discrete space with every candidate evaluated
       // The route validated the space's bounds and list values: a proposal fails only a cross-parameter rule.
       const params = algorithm.params.safeParse(proposal);

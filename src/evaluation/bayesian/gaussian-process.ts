@@ -86,6 +86,30 @@ function factor(x: Float64Array, n: number, d: number, y: Float64Array, hyper: G
  * hyperparameters; without it the grid's likeliest pair is used.
  */
 export function fitGaussianProcess(x: Float64Array, n: number, d: number, y: ArrayLike<number>, hyper?: GpHyperparameters): GaussianProcess {
+  return runSteps(fitGaussianProcessSteps(x, n, d, y, hyper));
+}
+
+/** A computation that pauses (yields) between bounded pieces of work. */
+export type Steps<T> = Generator<void, T, void>;
+
+export function runSteps<T>(steps: Steps<T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Runs the steps, awaiting `pause` between them: a caller on an event loop lets other work in. */
+export async function runStepsPausing<T>(steps: Steps<T>, pause: () => Promise<unknown>): Promise<T> {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await pause();
+  }
+}
+
+/** fitGaussianProcess, pausing after each hyperparameter pair's factorisation (O(n³) each). */
+export function* fitGaussianProcessSteps(x: Float64Array, n: number, d: number, y: ArrayLike<number>, hyper?: GpHyperparameters): Steps<GaussianProcess> {
   if (n === 0) throw new RangeError("a Gaussian process needs at least one observation");
   let mean = 0;
   for (let i = 0; i < n; i++) mean += y[i];
@@ -101,6 +125,7 @@ export function fitGaussianProcess(x: Float64Array, n: number, d: number, y: Arr
   for (const h of grid) {
     const f = factor(x, n, d, z, h);
     if (f && (!best || f.logLikelihood > best.f.logLikelihood)) best = { hyper: h, f };
+    yield;
   }
   if (!best) throw new RangeError("the kernel matrix is not positive definite at any jitter");
   const { hyper: chosen, f } = best;

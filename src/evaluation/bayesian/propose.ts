@@ -10,7 +10,7 @@
 import type { Rng } from "../../data/random.js";
 import type { ParamDistributions } from "../search-space.js";
 import { expectedImprovement } from "./expected-improvement.js";
-import { fitGaussianProcess } from "./gaussian-process.js";
+import { fitGaussianProcessSteps, runSteps, runStepsPausing, type Steps } from "./gaussian-process.js";
 import { SpaceEncoding } from "./space-encoding.js";
 
 /** Random points EI is scored at. */
@@ -21,6 +21,8 @@ const REFINED_STARTS = 5;
 const REFINE_STEPS = 60;
 const STEPS_PER_SCALE = 15;
 const FIRST_STEP = 0.1;
+/** EI evaluations between pauses (each O(n²)). */
+const EI_PER_STEP = 250;
 
 export interface Observation {
   params: Record<string, unknown>;
@@ -36,6 +38,20 @@ const keyOf = (encoding: SpaceEncoding, params: Record<string, unknown>) => JSON
  * observation, a random candidate not yet evaluated.
  */
 export function proposeCandidate(space: ParamDistributions, observations: readonly Observation[], rng: Rng): Record<string, unknown> | null {
+  return runSteps(proposeSteps(space, observations, rng));
+}
+
+/**
+ * proposeCandidate, awaiting `pause` between bounded pieces of work (a GP fit per
+ * hyperparameter pair, a few hundred EI evaluations): with 200 observations a
+ * proposal takes a few hundred ms, which must not hold an API process's event loop.
+ * The same proposal as proposeCandidate.
+ */
+export function proposeCandidatePausing(space: ParamDistributions, observations: readonly Observation[], rng: Rng, pause: () => Promise<unknown>): Promise<Record<string, unknown> | null> {
+  return runStepsPausing(proposeSteps(space, observations, rng), pause);
+}
+
+function* proposeSteps(space: ParamDistributions, observations: readonly Observation[], rng: Rng): Steps<Record<string, unknown> | null> {
   const encoding = new SpaceEncoding(space);
   const taken = new Set(observations.map((o) => keyOf(encoding, o.params)));
   const fresh = (u: Float64Array) => !taken.has(keyOf(encoding, encoding.decode(u)));
@@ -48,9 +64,11 @@ export function proposeCandidate(space: ParamDistributions, observations: readon
   const d = encoding.size;
   const x = new Float64Array(scored.length * d);
   scored.forEach((o, i) => x.set(encoding.snap(encoding.encode(o.params)), i * d));
-  const gp = fitGaussianProcess(x, scored.length, d, scored.map((o) => o.score));
+  const gp = yield* fitGaussianProcessSteps(x, scored.length, d, scored.map((o) => o.score));
   const best = Math.max(...scored.map((o) => o.score));
+  let sinceStep = 0;
   const ei = (u: Float64Array) => {
+    sinceStep++;
     if (!fresh(u)) return -1;
     const { mean, sd } = gp.predict(u);
     return expectedImprovement(mean, sd, best);
@@ -58,7 +76,15 @@ export function proposeCandidate(space: ParamDistributions, observations: readon
 
   // The incumbent's neighbourhood is always refined: EI is often largest right next to it.
   const incumbent = encoding.snap(encoding.encode(scored.reduce((a, b) => (b.score > a.score ? b : a)).params));
-  const scoredSamples = samples.map((u) => ({ u, value: ei(u) })).sort((a, b) => b.value - a.value);
+  const scoredSamples: { u: Float64Array; value: number }[] = [];
+  for (const u of samples) {
+    scoredSamples.push({ u, value: ei(u) });
+    if (sinceStep >= EI_PER_STEP) {
+      sinceStep = 0;
+      yield;
+    }
+  }
+  scoredSamples.sort((a, b) => b.value - a.value);
   const starts = [...scoredSamples.slice(0, REFINED_STARTS), { u: incumbent, value: ei(incumbent) }];
   let winner = scoredSamples[0];
   for (const start of starts) {
@@ -69,6 +95,7 @@ export function proposeCandidate(space: ParamDistributions, observations: readon
       const value = ei(u);
       if (value > current.value) current = { u, value };
     }
+    yield;
     if (current.value > winner.value) winner = current;
   }
   if (winner.value < 0) return null;

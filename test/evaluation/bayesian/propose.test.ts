@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { createRng } from "../../../src/data/random.js";
-import { proposeCandidate, type Observation } from "../../../src/evaluation/bayesian/propose.js";
+import { proposeCandidate, proposeCandidatePausing, type Observation } from "../../../src/evaluation/bayesian/propose.js";
 import { SpaceEncoding } from "../../../src/evaluation/bayesian/space-encoding.js";
 import { randomCandidates, type ParamDistributions } from "../../../src/evaluation/search-space.js";
 
@@ -76,6 +76,14 @@ test("same seed, same observations → the same proposal; a failed (null) score 
   const obs: Observation[] = [{ params: { x: 0.1, y: 0.2 }, score: -0.3 }, { params: { x: 0.8, y: 0.6 }, score: -0.26 }, { params: { x: 0.5, y: 0.5 }, score: null }];
   assert.deepEqual(proposeCandidate(SPACE, obs, createRng(9)), proposeCandidate(SPACE, obs, createRng(9)));
   assert.ok(proposeCandidate(SPACE, [{ params: { x: 0.5, y: 0.5 }, score: null }], createRng(1)), "no score yet: a random candidate");
+});
+
+test("the pausing proposer pauses between pieces of work and proposes what the synchronous one does", async () => {
+  const obs = randomCandidates(SPACE, 12, createRng(4)).map((params) => ({ params, score: objective(params) }));
+  let pauses = 0;
+  const paused = await proposeCandidatePausing(SPACE, obs, createRng(6), async () => void pauses++);
+  assert.deepEqual(paused, proposeCandidate(SPACE, obs, createRng(6)));
+  assert.ok(pauses >= 40, `${pauses} pauses`); // one per hyperparameter pair at least
 });
 
 test("an exhausted discrete space proposes nothing", () => {
