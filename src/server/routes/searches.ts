@@ -277,14 +277,16 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
     async (request, reply) => {
       const s = await store.searches.get(request.params.id);
       if (!s) throw notFound("search", request.params.id);
-      const candidateIds = (s.results ?? []).map((r) => r.evaluation_id);
       if (!(await store.searches.cancel(s.id, jobProblem("cancelled", "cancelled by a client request")))) {
         throw new ApiError("wrong_state", `search ${s.id} is ${s.status}; only a queued or running search can be cancelled`);
       }
       // The rows are ended already; this stops the candidates' pool tasks.
       // Each finds its row ended (resolves false) and only stops the job.
-      await Promise.all(candidateIds.map((id) => jobs.cancel(id)));
-      return reply.code(202).send(searchToWire((await store.searches.get(s.id))!));
+      // The candidates are read after the cancel: a bayesian proposal appended since the
+      // first read is among them, and none can be appended now (appends need `running`).
+      const ended = (await store.searches.get(s.id))!;
+      await Promise.all((ended.results ?? []).map((r) => jobs.cancel(r.evaluation_id)));
+      return reply.code(202).send(searchToWire(ended));
     },
   );
 };
