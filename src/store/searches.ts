@@ -41,6 +41,14 @@ export interface NewSearch {
   spec: Record<string, unknown>;
 }
 
+/** A candidate evaluation as a search inserts it (queued, linked to the search). */
+export type NewCandidate = Omit<NewEvaluation, "search_id" | "status" | "result" | "model_id">;
+
+/** A candidate's row in its search's results, before it runs. */
+export function queuedResultRow(candidate: NewCandidate, evaluationId: string): SearchResultRow {
+  return { params: candidate.spec.params as Record<string, unknown>, mean_score: null, std_score: null, rank: null, evaluation_id: evaluationId, status: "queued" };
+}
+
 /** A finished candidate as the search ranks it. */
 export interface CandidateOutcome {
   status: EvaluationStatus | "failed";
@@ -64,25 +72,45 @@ export class SearchRepository {
    * Candidates are inserted here rather than through EvaluationRepository.insert,
    * which reads each row back: a 1000-candidate transaction holds the event loop.
    */
-  insertWithCandidates(s: NewSearch, candidates: readonly Omit<NewEvaluation, "search_id" | "status" | "result" | "model_id">[]): SearchRecord {
+  insertWithCandidates(s: NewSearch, candidates: readonly NewCandidate[]): SearchRecord {
     return this.db
       .transaction(() => {
         const id = newId("sr");
         const now = nowIso();
-        const insertCandidate = this.sql(
-          `INSERT INTO evaluations (id, search_id, dataset_id, algorithm, task, method, status, progress, spec_json, created_at, updated_at, version)
-           VALUES (?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?, ${NEXT_VERSION})`,
-        );
-        const results: SearchResultRow[] = candidates.map((c) => {
-          const evaluationId = newId("ev");
-          insertCandidate.run(evaluationId, id, c.dataset_id, c.algorithm, c.task, c.method, JSON.stringify(c.spec), now, now);
-          return { params: c.spec.params as Record<string, unknown>, mean_score: null, std_score: null, rank: null, evaluation_id: evaluationId, status: "queued" };
-        });
+        const results: SearchResultRow[] = candidates.map((c) => this.insertCandidate(id, c, now));
         this.sql(
           `INSERT INTO searches (id, dataset_id, algorithm, method, scoring, spec_json, status, results_json, created_at)
            VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?)`,
         ).run(id, s.dataset_id, s.algorithm, s.method, s.scoring, JSON.stringify(s.spec), JSON.stringify(results), now);
         return this.get(id)!;
+      })
+      .immediate();
+  }
+
+  /** A candidate's queued evaluation row; returns its result row. */
+  private insertCandidate(searchId: string, c: NewCandidate, now: string): SearchResultRow {
+    const evaluationId = newId("ev");
+    this.sql(
+      `INSERT INTO evaluations (id, search_id, dataset_id, algorithm, task, method, status, progress, spec_json, created_at, updated_at, version)
+       VALUES (?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?, ${NEXT_VERSION})`,
+    ).run(evaluationId, searchId, c.dataset_id, c.algorithm, c.task, c.method, JSON.stringify(c.spec), now, now);
+    return queuedResultRow(c, evaluationId);
+  }
+
+  /**
+   * A running search's next candidate: its evaluation and its results row, in one
+   * transaction guarded on `running` (a cancel either lands before, and nothing is
+   * inserted, or after, and ends this candidate with the others).
+   */
+  appendCandidate(searchId: string, candidate: NewCandidate): SearchResultRow | null {
+    return this.db
+      .transaction(() => {
+        const search = this.sql("SELECT results_json FROM searches WHERE id = ? AND status = 'running'").get(searchId) as { results_json: string | null } | undefined;
+        if (!search) return null;
+        const row = this.insertCandidate(searchId, candidate, nowIso());
+        const results = [...((search.results_json ? JSON.parse(search.results_json) : []) as SearchResultRow[]), row];
+        this.sql("UPDATE searches SET results_json = ? WHERE id = ?").run(JSON.stringify(results), searchId);
+        return row;
       })
       .immediate();
   }

@@ -24,7 +24,7 @@ export const STORE_METHODS = {
   ],
   registry: ["latestSucceeded", "byVersion", "byAlias", "list", "entry", "versions", "setAlias", "deleteAlias"],
   evaluations: ["insert", "get", "list", "fingerprint", "markRunning", "setProgress", "succeed", "finishUnsuccessfully", "queued", "recover"],
-  searches: ["insertWithCandidates", "status", "candidateOutcome", "get", "list", "markRunning", "update", "succeed", "finishUnsuccessfully", "cancel", "recover"],
+  searches: ["insertWithCandidates", "appendCandidate", "status", "candidateOutcome", "get", "list", "markRunning", "update", "succeed", "finishUnsuccessfully", "cancel", "recover"],
   apiKeys: ["insert", "get", "list", "revoke", "countActive"],
   audit: ["insert", "list"],
   idempotency: ["claim", "complete", "release", "purgeExpired"],

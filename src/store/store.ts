@@ -10,7 +10,7 @@ import type { ColumnInfo, DatasetRecord, DatasetSource, DatasetSummary } from ".
 import type { EvaluationFilters, EvaluationRecord, EvaluationResult, NewEvaluation } from "./evaluations.js";
 import type { JobStatus, ModelFilters, ModelRecord, Problem, ServingRow, StepSummary, TrainingOutcome, TrainSpec } from "./models.js";
 import type { RegistryEntry, SetAliasOutcome } from "./registry.js";
-import type { CandidateOutcome, NewSearch, SearchRecord, SearchResultRow } from "./searches.js";
+import type { CandidateOutcome, NewCandidate, NewSearch, SearchRecord, SearchResultRow } from "./searches.js";
 import type { ApiKeyRecord, AuditRecord, NewApiKey, NewAuditEntry } from "./access.js";
 import type { ClaimResult, IdempotencyClaim, StoredResponse } from "./idempotency.js";
 import type { JobCount } from "./job-counts.js";
@@ -74,6 +74,12 @@ export interface EvaluationStore {
 export interface SearchStore {
   /** The search and its queued candidate evaluations, all or none. */
   insertWithCandidates(s: NewSearch, candidates: readonly Omit<NewEvaluation, "search_id" | "status" | "result" | "model_id">[]): Promise<SearchRecord>;
+  /**
+   * One more queued candidate evaluation of a running search (a Bayesian search's
+   * proposal) and its row at the end of the search's results, together; null (and
+   * nothing inserted) when the search is not running (cancelled, failed).
+   */
+  appendCandidate(searchId: string, candidate: NewCandidate): Promise<SearchResultRow | null>;
   status(id: string): Promise<JobStatus | undefined>;
   candidateOutcome(evaluationId: string, metric: string): Promise<CandidateOutcome>;
   get(id: string): Promise<SearchRecord | undefined>;

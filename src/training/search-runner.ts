@@ -7,12 +7,22 @@
  *   route ──▶ search row + one queued evaluation per candidate (one transaction)
  *         ──▶ SearchRunner.start: submit all ─▶ pool ─▶ each evaluation ends
  *                                  its row updated in memory; progress written ≤ 10/s
+ *         ──▶ bayesian: one proposal at a time (GP + expected improvement over the
+ *             scores so far), appended to the search and run, up to n_iter
  *         ──▶ rank, best, refit (a new model job)
+ *
+ * A bayesian search is sequential after its random start: each proposal needs
+ * the score of the one before, and one candidate at a time keeps the GP's
+ * information maximal per evaluation (a batch would need fantasised scores).
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { jobProblem } from "./job-failure.js";
 import type { Store } from "../store/store.js";
-import type { SearchResultRow } from "../store/searches.js";
+import type { NewCandidate, SearchResultRow } from "../store/searches.js";
+import { createRng } from "../data/random.js";
+import { proposeCandidatePausing } from "../evaluation/bayesian/propose.js";
+import type { ParamDistributions } from "../evaluation/search-space.js";
+import { getAlgorithm } from "../models/registry.js";
 import type { TrainSpec } from "../store/models.js";
 import { rankScores } from "../evaluation/search-space.js";
 import type { JobLogger } from "./jobs.js";
@@ -25,6 +35,17 @@ export interface SearchPlan {
   higherIsBetter: boolean;
   /** The model to train with the best params (null: no refit). */
   refit: Omit<TrainSpec, "params"> | null;
+  /** A bayesian search: `candidates` is its random start; the rest are proposed here. */
+  bayesian?: BayesianPlan;
+}
+
+export interface BayesianPlan {
+  space: ParamDistributions;
+  /** Candidates in all, the random start included. */
+  nIter: number;
+  seed: number;
+  /** Each proposal's evaluation: this, with the proposal's params in spec.params. */
+  template: NewCandidate;
 }
 
 /**
@@ -88,13 +109,14 @@ export class SearchRunner {
       }
       rows.slice(i, i + SUBMIT_CHUNK).forEach((r) => this.jobs.submitEvaluation(r.evaluation_id));
     }
+    const total = plan.bayesian?.nIter ?? rows.length;
     let ended = 0;
     let pendingWrite: NodeJS.Timeout | undefined;
     // A progress write is not awaited by the timer; the last one is awaited before the search ends (see below).
     let lastWrite: Promise<void> = Promise.resolve();
     const writeProgress = () => {
       pendingWrite = undefined;
-      lastWrite = this.store.searches.update(plan.searchId, ended / rows.length, ranked(rows, plan.higherIsBetter)).catch((err) => {
+      lastWrite = this.store.searches.update(plan.searchId, ended / total, ranked(rows, plan.higherIsBetter)).catch((err) => {
         // The store closed under a pending write (shutdown); the search is recovered as interrupted.
         this.log.warn({ err, search: plan.searchId }, "search progress not written");
       });
@@ -112,6 +134,7 @@ export class SearchRunner {
     if ((await this.store.searches.status(plan.searchId)) !== "running") return; // cancelled meanwhile
     // A candidate still queued never ran: the service is stopping, and the next start marks the search interrupted.
     if (rows.some((r) => r.status === "queued")) return;
+    if (plan.bayesian && !(await this.proposeRest(plan, plan.bayesian, rows))) return;
     const results = ranked(rows, plan.higherIsBetter);
     const best = results.find((r) => r.rank === 1);
     if (!best) {
@@ -130,5 +153,44 @@ export class SearchRunner {
       modelId = model.id;
     }
     await this.store.searches.succeed(plan.searchId, results, { params: best.params, score: best.mean_score }, modelId);
+  }
+
+  /**
+   * A bayesian search's proposals, one at a time, each appended (with its results
+   * row) only while the search runs. False when the search stopped meanwhile
+   * (cancelled, failed, or the service is stopping): nothing more to record.
+   */
+  private async proposeRest(plan: SearchPlan, bayesian: BayesianPlan, rows: SearchResultRow[]): Promise<boolean> {
+    const algorithm = getAlgorithm(bayesian.template.algorithm);
+    if (!algorithm) throw new Error(`unknown algorithm ${bayesian.template.algorithm}`);
+    // The random start drew from createRng(seed); proposals take a stream of their own.
+    const rng = createRng(bayesian.seed).fork();
+    const sign = plan.higherIsBetter ? 1 : -1;
+    while (rows.length < bayesian.nIter) {
+      if ((await this.store.searches.status(plan.searchId)) !== "running") return false;
+      const observations = rows.map((r) => ({ params: r.params, score: r.mean_score === null ? null : sign * r.mean_score }));
+      const proposal = await proposeCandidatePausing(bayesian.space, observations, rng, nextTurn);
+      if (!proposal) break; // a discrete space with every candidate evaluated
+      // The route validated the space's bounds and list values: a proposal fails only a cross-parameter rule.
+      const params = algorithm.params.safeParse(proposal);
+      if (!params.success) {
+        await this.store.searches.finishUnsuccessfully(
+          plan.searchId,
+          "failed",
+          jobProblem("search_failed", `proposed candidate ${JSON.stringify(proposal)} is not valid for ${algorithm.name}: ${params.error.issues[0].message}`),
+        );
+        return false;
+      }
+      const row = await this.store.searches.appendCandidate(plan.searchId, { ...bayesian.template, spec: { ...bayesian.template.spec, params: params.data } });
+      if (!row) return false;
+      const current = { ...row };
+      rows.push(current);
+      this.jobs.submitEvaluation(row.evaluation_id);
+      await this.jobs.whenDone(row.evaluation_id);
+      Object.assign(current, await this.store.searches.candidateOutcome(row.evaluation_id, plan.scoring));
+      if (current.status === "queued") return false; // never ran: the service is stopping
+      await this.store.searches.update(plan.searchId, rows.length / bayesian.nIter, ranked(rows, plan.higherIsBetter));
+    }
+    return (await this.store.searches.status(plan.searchId)) === "running";
   }
 }

@@ -175,6 +175,28 @@ describe("2 API processes and 2 trainer processes", { timeout: 180_000 }, () => 
     assert.equal((await getModel(apiA, model.id)).status, "cancelled", "the cancelled job stays cancelled");
   });
 
+  it("a bayesian search runs on a trainer through the queue: its proposals appended, ranked, the best refitted", async () => {
+    const res = await call<{ id: string; results: unknown[] }>(apiA, "POST", "/v1/searches", {
+      dataset_id: datasetId,
+      algorithm: "cart",
+      target: TARGET,
+      method: "bayesian",
+      n_iter: 5,
+      n_initial: 2,
+      param_distributions: { min_impurity_decrease: { distribution: "uniform", low: 0, high: 0.3 }, max_depth: { distribution: "randint", low: 1, high: 6 } },
+      validation: { method: "kfold", k: 3 },
+      seed: 3,
+    });
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    assert.equal(res.body.results.length, 2);
+    type Search = { status: string; results: { rank: number | null; mean_score: number | null }[]; best_score: number | null; model_id?: string };
+    const done = await poll("the bayesian search", async () => (await call<Search>(apiB, "GET", `/v1/searches/${res.body.id}`)).body, (s) => ended(s.status), cluster);
+    assert.equal(done.status, "succeeded", JSON.stringify(done));
+    assert.equal(done.results.length, 5);
+    assert.equal(done.best_score, Math.max(...done.results.map((r) => r.mean_score!)));
+    assert.equal((await poll("the refit", () => getModel(apiA, done.model_id!), (m) => ended(m.status), cluster)).status, "succeeded");
+  });
+
   it("an API killed: the other answers list, get, predict and train", async () => {
     const [survivor, victim] = cluster.apis;
     await cluster.kill(victim);

@@ -343,6 +343,30 @@ for (const factory of factories) {
       answers.set(`${factory.name}:searches`, comparable((await store.searches.list(10, null, 100)).rows));
     });
 
+    test("searches: appendCandidate adds a queued candidate and its results row to a running search only", async () => {
+      const candidate = (c: number) => ({ dataset_id: datasetId, algorithm: "svm", task: "classification", method: "kfold", spec: { params: { C: c }, seed: 1 } });
+      const newSearch = { dataset_id: datasetId, algorithm: "svm", method: "bayesian", scoring: "accuracy", spec: { candidates: 3 } };
+      const s = await store.searches.insertWithCandidates(newSearch, [candidate(1)]);
+      assert.equal(await store.searches.appendCandidate(s.id, candidate(2)), null, "a queued search takes no proposal");
+      assert.equal((await store.searches.get(s.id))!.results!.length, 1);
+
+      await store.searches.markRunning(s.id);
+      const scored = { ...s.results![0], mean_score: 0.75, rank: 1, status: "succeeded" };
+      await store.searches.update(s.id, 1 / 3, [scored]);
+      const row = (await store.searches.appendCandidate(s.id, candidate(2.5)))!;
+      assert.deepEqual({ ...row, evaluation_id: "" }, { params: { C: 2.5 }, mean_score: null, std_score: null, rank: null, evaluation_id: "", status: "queued" });
+      const evaluation = (await store.evaluations.get(row.evaluation_id))!;
+      assert.deepEqual([evaluation.status, evaluation.search_id, evaluation.algorithm, evaluation.spec], ["queued", s.id, "svm", { params: { C: 2.5 }, seed: 1 }]);
+      assert.ok(evaluation.seq > (await store.evaluations.get(s.results![0].evaluation_id))!.seq);
+      assert.deepEqual((await store.searches.get(s.id))!.results, [scored, row], "earlier rows kept as written, the new one last");
+
+      assert.equal(await store.searches.cancel(s.id, cancelled), true);
+      assert.equal((await store.evaluations.get(row.evaluation_id))!.status, "cancelled", "a cancel ends an appended candidate too");
+      assert.equal(await store.searches.appendCandidate(s.id, candidate(3)), null, "a cancelled search takes no proposal");
+      assert.equal((await store.searches.get(s.id))!.results!.length, 2);
+      assert.equal(await store.searches.appendCandidate("sr_nope", candidate(3)), null);
+    });
+
     test("api keys: insert, get, list newest first with cursors, revoke keeps the first time; audit rows newest first", async () => {
       assert.equal(await store.apiKeys.countActive(), 0);
       const a = await store.apiKeys.insert({ name: "first", scopes: ["read", "predict"], rate_per_minute: 30, salt: "s1", secret_hash: "h1", created_by: null });

@@ -1,8 +1,10 @@
 /**
- * /v1/searches: grid or random hyper-parameter search. Every candidate is
+ * /v1/searches: grid, random or bayesian hyper-parameter search. Every candidate is
  * validated against the algorithm's params schema before anything is queued;
  * each becomes an evaluation (cross-validated on the pool), and with refit the
- * best params train a model on all rows.
+ * best params train a model on all rows. A bayesian search queues its random
+ * start here; the runner appends each proposal (src/evaluation/bayesian), so the
+ * space's bounds and list values are validated up front instead.
  */
 import { randomInt } from "node:crypto";
 import { setImmediate as nextTurn } from "node:timers/promises";
@@ -10,13 +12,14 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { conditionalGetSchema, unlessNotModified } from "../conditional-get.js";
 import { createRng } from "../../data/random.js";
-import { gridCandidates, gridSize, randomCandidates, searchSpaceIssues } from "../../evaluation/search-space.js";
+import { SpaceEncoding } from "../../evaluation/bayesian/space-encoding.js";
+import { gridCandidates, gridSize, randomCandidates, searchSpaceIssues, type ParamDistributions } from "../../evaluation/search-space.js";
 import { encodeCursor } from "../../store/ids.js";
 import type { SearchRecord } from "../../store/searches.js";
 import { jobProblem } from "../../training/job-failure.js";
 import { ApiError, checkJobCapacity, notFound } from "../errors.js";
 import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
-import { createSearchBody, LOWER_IS_BETTER, searchSchema, type CreateSearchBody } from "../schemas/searches.js";
+import { createSearchBody, DEFAULT_N_INITIAL, LOWER_IS_BETTER, MAX_BAYESIAN_ITER, searchSchema, type CreateSearchBody } from "../schemas/searches.js";
 import { storedSpecExtras } from "../../training/spec.js";
 import { checkReference, resolveEvaluationSpec } from "./evaluations.js";
 import { cursorSeq } from "./pagination.js";
@@ -47,17 +50,54 @@ function candidatesFor(body: CreateSearchBody, seed: number, max: number): Recor
   const field = body.method === "grid" ? "param_grid" : "param_distributions";
   const space = body.method === "grid" ? body.param_grid : body.param_distributions;
   if (!space) throw new ApiError("validation_failed", `a ${body.method} search needs ${field}`, [{ path: field, message: "required" }]);
+  if (body.n_initial !== undefined && body.method !== "bayesian") {
+    throw new ApiError("unusable_request", `n_initial applies to a bayesian search, not a ${body.method} one`, [{ path: "n_initial", message: "bayesian only" }]);
+  }
   if (body.method === "random" && body.n_iter > max) {
     throw new ApiError("unusable_request", `n_iter is ${body.n_iter}; a search evaluates at most ${max} candidates (XIGUA_MAX_SEARCH_CANDIDATES)`, [{ path: "n_iter", message: `at most ${max}` }]);
+  }
+  if (body.method === "bayesian") {
+    const limit = Math.min(max, MAX_BAYESIAN_ITER);
+    if (body.n_iter > limit) {
+      throw new ApiError("unusable_request", `n_iter is ${body.n_iter}; a bayesian search evaluates at most ${limit} candidates`, [{ path: "n_iter", message: `at most ${limit}` }]);
+    }
+    if (initialCount(body) > body.n_iter) {
+      throw new ApiError("unusable_request", `n_initial (${body.n_initial}) is more than n_iter (${body.n_iter})`, [{ path: "n_initial", message: `at most n_iter (${body.n_iter})` }]);
+    }
   }
   const issues = searchSpaceIssues(space).map((i) => ({ path: i.path ? `${field}.${i.path}` : field, message: i.message }));
   if (issues.length > 0) throw new ApiError("invalid_params", `${issues[0].path}: ${issues[0].message}`, issues);
   if (body.method === "random") return randomCandidates(body.param_distributions!, body.n_iter, createRng(seed));
+  if (body.method === "bayesian") return randomCandidates(body.param_distributions!, initialCount(body), createRng(seed));
   const size = gridSize(body.param_grid!);
   if (size > BigInt(max)) {
     throw new ApiError("unusable_request", `the grid spans ${size} candidates; a search evaluates at most ${max} (XIGUA_MAX_SEARCH_CANDIDATES)`, [{ path: "param_grid", message: `${size} candidates; at most ${max}` }]);
   }
   return gridCandidates(body.param_grid!, max);
+}
+
+function initialCount(body: CreateSearchBody): number {
+  return body.n_initial ?? Math.min(DEFAULT_N_INITIAL, body.n_iter);
+}
+
+/**
+ * What a bayesian search may propose but its random start may not have drawn:
+ * every numeric parameter at its low and its high end (randint: high − 1), and
+ * every value of every list. Validated with the start, so no proposal fails the
+ * algorithm's schema mid-search.
+ */
+function boundCandidates(space: ParamDistributions): Record<string, unknown>[] {
+  const encoding = new SpaceEncoding(space);
+  const count = Math.max(2, ...encoding.dims.map((d) => d.width));
+  return Array.from({ length: count }, (_, i) => {
+    const u = new Float64Array(encoding.size);
+    for (const { d, offset, width } of encoding.dims) {
+      if (Array.isArray(d)) {
+        if (width > 0) u[offset + (i % width)] = 1;
+      } else u[offset] = i % 2;
+    }
+    return encoding.decode(u);
+  });
 }
 
 function withoutReference<T extends { reference?: string }>(spec: T): Omit<T, "reference"> {
@@ -104,7 +144,7 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
       config: { idempotent: true },
       schema: {
         operationId: "createSearch", tags: ["searches"],
-        summary: "Grid or random hyper-parameter search (asynchronous: 202, then poll the Location)",
+        summary: "Grid, random or bayesian hyper-parameter search (asynchronous: 202, then poll the Location)",
         body: createSearchBody,
         response: { 202: searchSchema, 404: problemSchema, 503: problemSchema, ...errorResponses },
       },
@@ -116,13 +156,13 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
       const seed = body.seed ?? randomInt(0, 2 ** 31);
       const candidates = candidatesFor(body, seed, app.services.config.maxSearchCandidates);
       checkJobCapacity(await jobs.activeCount(), app.services.config.maxJobs, candidates.length);
-      const resolve = (params: Record<string, unknown>, i: number) => {
+      const resolve = (params: Record<string, unknown>, label: string) => {
         try {
           return resolveEvaluationSpec({ ...body, params }, dataset, seed, { jobMemoryMb: app.services.config.jobMemoryMb });
         } catch (e) {
           if (e instanceof ApiError && e.errors?.[0]?.path.startsWith("params")) {
             const field = body.method === "grid" ? "param_grid" : "param_distributions";
-            throw new ApiError(e.code, `candidate ${i} (${quote(params)}): ${e.detail}`, [{ path: e.errors[0].path.replace(/^params/, field), message: e.detail }], 422);
+            throw new ApiError(e.code, `${label} (${quote(params)}): ${e.detail}`, [{ path: e.errors[0].path.replace(/^params/, field), message: e.detail }], 422);
           }
           throw e;
         }
@@ -130,7 +170,14 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
       const specs: ReturnType<typeof resolve>[] = [];
       for (let i = 0; i < candidates.length; i++) {
         if (i > 0 && i % RESOLVE_CHUNK === 0) await nextTurn();
-        specs.push(resolve(candidates[i], i));
+        specs.push(resolve(candidates[i], `candidate ${i}`));
+      }
+      if (body.method === "bayesian") {
+        const bounds = boundCandidates(body.param_distributions!);
+        for (let i = 0; i < bounds.length; i++) {
+          if (i > 0 && i % RESOLVE_CHUNK === 0) await nextTurn();
+          resolve(bounds[i], "a candidate at the space's bounds");
+        }
       }
       const first = specs[0];
       const reference = checkReference(body.reference, first, dataset);
@@ -155,7 +202,13 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
       };
       checkJobCapacity(await jobs.activeCount(), app.services.config.maxJobs, candidates.length); // again: other requests ran while this one yielded
       const search = await store.searches.insertWithCandidates(
-        { dataset_id: dataset.id, algorithm: first.algorithm.name, method: body.method, scoring, spec: { ...common, candidates: candidates.length, refit: body.refit } },
+        {
+          dataset_id: dataset.id,
+          algorithm: first.algorithm.name,
+          method: body.method,
+          scoring,
+          spec: { ...common, candidates: body.method === "bayesian" ? body.n_iter : candidates.length, ...(body.method === "bayesian" ? { n_initial: candidates.length } : {}), refit: body.refit },
+        },
         specs.map((spec) => ({ dataset_id: dataset.id, algorithm: spec.algorithm.name, task: spec.task, method: spec.validation.method, spec: { ...common, params: spec.params } })),
       );
       await jobs.submitSearch({
@@ -165,6 +218,17 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
         higherIsBetter: !LOWER_IS_BETTER.has(scoring),
         // The reference labelling scores candidates; the refitted model has no use for it.
         refit: body.refit ? { ...withoutReference(common), task: first.task, validation: { method: "none" }, name: `search ${search.id} best` } : null,
+        ...(body.method === "bayesian"
+          ? {
+              bayesian: {
+                space: body.param_distributions!,
+                nIter: body.n_iter,
+                seed,
+                // Every proposal is this evaluation with its own params.
+                template: { dataset_id: dataset.id, algorithm: first.algorithm.name, task: first.task, method: first.validation.method, spec: { ...common } },
+              },
+            }
+          : {}),
       });
       await nextTurn(); // the insert and the first submissions were one block; the 202 body (every candidate) is another
       reply.header("location", `/v1/searches/${search.id}`);
@@ -213,14 +277,16 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
     async (request, reply) => {
       const s = await store.searches.get(request.params.id);
       if (!s) throw notFound("search", request.params.id);
-      const candidateIds = (s.results ?? []).map((r) => r.evaluation_id);
       if (!(await store.searches.cancel(s.id, jobProblem("cancelled", "cancelled by a client request")))) {
         throw new ApiError("wrong_state", `search ${s.id} is ${s.status}; only a queued or running search can be cancelled`);
       }
       // The rows are ended already; this stops the candidates' pool tasks.
       // Each finds its row ended (resolves false) and only stops the job.
-      await Promise.all(candidateIds.map((id) => jobs.cancel(id)));
-      return reply.code(202).send(searchToWire((await store.searches.get(s.id))!));
+      // The candidates are read after the cancel: a bayesian proposal appended since the
+      // first read is among them, and none can be appended now (appends need `running`).
+      const ended = (await store.searches.get(s.id))!;
+      await Promise.all((ended.results ?? []).map((r) => jobs.cancel(r.evaluation_id)));
+      return reply.code(202).send(searchToWire(ended));
     },
   );
 };

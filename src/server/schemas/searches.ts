@@ -3,6 +3,11 @@ import { paramDistributionsSchema, paramGridSchema } from "../../evaluation/sear
 import { jobStatus, problemSchema } from "./common.js";
 import { autoScale, preprocessingStepSchema, validationRequestSchema } from "./models.js";
 
+/** A bayesian search's candidates at most: each proposal fits a GP in O(n³) and scores thousands of points in O(n²). */
+export const MAX_BAYESIAN_ITER = 200;
+/** A bayesian search's random start when n_initial is not given: min(this, n_iter). */
+export const DEFAULT_N_INITIAL = 5;
+
 export const LOWER_IS_BETTER = new Set(["error_rate", "log_loss", "mse", "rmse", "mae", "sse", "davies_bouldin"]);
 
 export const createSearchBody = z
@@ -18,19 +23,32 @@ export const createSearchBody = z
     features: z.array(z.string().min(1)).min(1).optional(),
     preprocessing: z.array(preprocessingStepSchema).max(50).optional(),
     auto_scale: autoScale,
-    method: z.enum(["grid", "random"]).default("grid"),
+    method: z
+      .enum(["grid", "random", "bayesian"])
+      .default("grid")
+      .describe(
+        "grid: every combination of param_grid. random: n_iter draws from param_distributions. bayesian: n_initial random draws, then one candidate at a time where a Gaussian process (Matérn 5/2) fitted to the scores so far has the largest expected improvement, up to n_iter.",
+      ),
     param_grid: paramGridSchema
       .optional()
       .describe("method grid: parameter → values. At most XIGUA_MAX_SEARCH_CANDIDATES (default 1000) combinations: more is 422 with the count."),
     param_distributions: paramDistributionsSchema
       .optional()
-      .describe("method random: parameter → list or {distribution: uniform | loguniform | randint, low, high} with low < high (loguniform: 0 < low)."),
+      .describe("method random or bayesian: parameter → list or {distribution: uniform | loguniform | randint, low, high} with low < high (loguniform: 0 < low). Bayesian: numbers on a linear (uniform, randint) or log (loguniform) scale, lists one-hot."),
     n_iter: z
       .number()
       .int()
       .min(1)
       .default(10)
-      .describe("method random: how many candidates; at most XIGUA_MAX_SEARCH_CANDIDATES (default 1000): more is 422. Lists alone spanning fewer combinations give each once."),
+      .describe(
+        `method random: how many candidates; at most XIGUA_MAX_SEARCH_CANDIDATES (default 1000): more is 422. Lists alone spanning fewer combinations give each once. Method bayesian: candidates in all, at most ${MAX_BAYESIAN_ITER} (each proposal refits the Gaussian process); a discrete space with fewer candidates ends when every one is evaluated.`,
+      ),
+    n_initial: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe("method bayesian: random candidates evaluated (together) before the first proposal; default min(5, n_iter), at most n_iter."),
     validation: validationRequestSchema.optional().describe("How each candidate is scored. Default: kfold, k = 5; none for clustering (each candidate is fitted on every row and scored on them)."),
     scoring: z
       .string()

@@ -1,9 +1,9 @@
 /** Searches in PostgreSQL: the SQLite repository's statements and transactions (src/store/searches.ts). */
 import type pg from "pg";
 import { newId, nowIso } from "../ids.js";
-import type { EvaluationStatus, NewEvaluation } from "../evaluations.js";
+import type { EvaluationStatus } from "../evaluations.js";
 import type { JobStatus, Problem } from "../models.js";
-import type { CandidateOutcome, NewSearch, SearchRecord, SearchResultRow } from "../searches.js";
+import { queuedResultRow, type CandidateOutcome, type NewCandidate, type NewSearch, type SearchRecord, type SearchResultRow } from "../searches.js";
 import { toCandidateOutcome, toSearchRecord, type SearchRow } from "../records.js";
 import { changes, one, rows, transaction, type Queryable } from "./connection.js";
 import { NEXT_VERSION, WITH_NEXT_VERSION } from "./evaluations.js";
@@ -12,7 +12,7 @@ export class PgSearchRepository {
   constructor(private readonly pool: pg.Pool) {}
 
   /** The search and one queued evaluation per candidate (one statement for all of them), in one transaction. */
-  insertWithCandidates(s: NewSearch, candidates: readonly Omit<NewEvaluation, "search_id" | "status" | "result" | "model_id">[]): Promise<SearchRecord> {
+  insertWithCandidates(s: NewSearch, candidates: readonly NewCandidate[]): Promise<SearchRecord> {
     return transaction(this.pool, async (client) => {
       const id = newId("sr");
       const now = nowIso();
@@ -37,14 +37,7 @@ export class PgSearchRepository {
           ],
         );
       }
-      const results: SearchResultRow[] = candidates.map((c, i) => ({
-        params: c.spec.params as Record<string, unknown>,
-        mean_score: null,
-        std_score: null,
-        rank: null,
-        evaluation_id: ids[i],
-        status: "queued",
-      }));
+      const results: SearchResultRow[] = candidates.map((c, i) => queuedResultRow(c, ids[i]));
       const row = await one<SearchRow>(
         client,
         `INSERT INTO searches (id, dataset_id, algorithm, method, scoring, spec_json, status, results_json, created_at)
@@ -52,6 +45,30 @@ export class PgSearchRepository {
         [id, s.dataset_id, s.algorithm, s.method, s.scoring, JSON.stringify(s.spec), JSON.stringify(results), now],
       );
       return toSearchRecord(row!);
+    });
+  }
+
+  /**
+   * A running search's next candidate and its results row, in one transaction: the
+   * search row is locked (FOR UPDATE) so a cancel waits for it, or lands first and
+   * nothing is inserted.
+   */
+  appendCandidate(searchId: string, candidate: NewCandidate): Promise<SearchResultRow | null> {
+    return transaction(this.pool, async (client) => {
+      const search = await one<{ results_json: string | null }>(client, "SELECT results_json FROM searches WHERE id = $1 AND status = 'running' FOR UPDATE", [searchId]);
+      if (!search) return null;
+      const id = newId("ev");
+      const now = nowIso();
+      await client.query(
+        `${WITH_NEXT_VERSION}
+         INSERT INTO evaluations (id, search_id, dataset_id, algorithm, task, method, status, progress, spec_json, created_at, updated_at, version)
+         VALUES ($1, $2, $3, $4, $5, $6, 'queued', 0, $7, $8, $8, ${NEXT_VERSION})`,
+        [id, searchId, candidate.dataset_id, candidate.algorithm, candidate.task, candidate.method, JSON.stringify(candidate.spec), now],
+      );
+      const row = queuedResultRow(candidate, id);
+      const results = [...((search.results_json ? JSON.parse(search.results_json) : []) as SearchResultRow[]), row];
+      await client.query("UPDATE searches SET results_json = $1 WHERE id = $2", [JSON.stringify(results), searchId]);
+      return row;
     });
   }
 
