@@ -68,6 +68,8 @@ export interface Accepts {
   readonly weights: boolean;
   /** Semi-supervised: keeps rows whose (categorical) target is missing, as class −1, instead of dropping them. */
   readonly unlabelled?: boolean;
+  /** Most classes a categorical target may have (a two-class method: 2); a target with more is refused when the request is read, not as a failed job. */
+  readonly maxClasses?: number;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -234,6 +234,10 @@ export function resolveSpec(request: TrainRequest, dataset: DatasetColumns, purp
   let positiveClass: string | null = null;
   if (task === "classification") {
     const levels = targetColumn!.levels!;
+    const most = algorithm.accepts.maxClasses;
+    if (most !== undefined && levels.length > most) {
+      throw new SpecError(`${algorithm.name} separates at most ${most} classes; "${target}" has ${levels.length}`, "target", "unusable_request");
+    }
     if (request.positive_class != null) {
       if (!levels.includes(request.positive_class)) throw new SpecError(`positive_class "${request.positive_class}" is not a class of "${target}" (${levels.join(", ")})`, "positive_class", "unknown_class");
       positiveClass = request.positive_class;

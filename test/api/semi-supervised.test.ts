@@ -94,7 +94,11 @@ test("seeded_kmeans and semi_supervised_gmm keep the unlabelled rows and are sco
     assert.equal(confusion.flat().reduce((a, b) => a + b, 0), LABELLED, algorithm);
     assert.ok(evaluation.metrics.accuracy >= 0.8, `${algorithm}: accuracy ${evaluation.metrics.accuracy}`);
   }
+  // Refused when the request is read (accepts.max_classes), not as a failed job.
   const res = await t.app.inject({ method: "POST", url: "/v1/models", payload: { dataset_id: iris, target: "target", algorithm: "tsvm" } });
-  const body = res.statusCode === 202 ? await waitFor(t.app, `/v1/models/${res.json().id}`, 60_000) : res.json();
-  assert.match(JSON.stringify(body), /two-class method/);
+  assert.equal(res.statusCode, 422, res.body);
+  assert.equal(res.json().errors[0].path, "target");
+  assert.match(res.json().detail, /at most 2 classes/);
+  const listed = (await t.app.inject({ url: "/v1/algorithms" })).json().items.find((a: { name: string }) => a.name === "tsvm");
+  assert.equal(listed.accepts.max_classes, 2);
 });

@@ -146,7 +146,7 @@ export const tsvm: Algorithm<TsvmParams, TsvmState> = {
   description: "Transductive SVM (two classes): an SVM on the labelled rows labels the rows without a target value, then their penalty C_u is raised step by step to C while pairs of opposite labels with slacks summing over 2 are swapped.",
   params: tsvmParams,
   state: tsvmState,
-  accepts: { categorical: false, missing: false, weights: false, unlabelled: true },
+  accepts: { categorical: false, missing: false, weights: false, unlabelled: true, maxClasses: 2 },
   scaleSensitive: true, // kernels and the margin are distances in input units
   fit,
   predict,

@@ -15,6 +15,7 @@ const algorithmSchema = z
       missing: z.boolean(),
       weights: z.boolean(),
       unlabelled: z.boolean().describe("Semi-supervised: rows whose target is missing are kept as unlabelled data (validation and metrics use labelled rows only)."),
+      max_classes: z.number().int().optional().describe("Most classes a categorical target may have (a two-class method: 2); more is a 422 when the request is read."),
     }),
     scale_sensitive: z.boolean().describe("Its fit depends on the units of numeric inputs: the pipeline standardises them unless the request says auto_scale: false."),
     description: z.string(),
@@ -28,7 +29,13 @@ function describeAlgorithms() {
     family: a.family,
     tasks: [...a.tasks],
     params_schema: z.toJSONSchema(a.params, { io: "input", unrepresentable: "any" }) as Record<string, unknown>,
-    accepts: { categorical: a.accepts.categorical, missing: a.accepts.missing, weights: a.accepts.weights, unlabelled: a.accepts.unlabelled ?? false },
+    accepts: {
+      categorical: a.accepts.categorical,
+      missing: a.accepts.missing,
+      weights: a.accepts.weights,
+      unlabelled: a.accepts.unlabelled ?? false,
+      ...(a.accepts.maxClasses !== undefined ? { max_classes: a.accepts.maxClasses } : {}),
+    },
     scale_sensitive: a.scaleSensitive,
     description: a.description,
   }));
