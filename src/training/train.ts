@@ -5,7 +5,7 @@
  * reports its estimate and then fits on all rows.
  */
 import type { Frame } from "../data/frame.js";
-import type { Algorithm } from "../models/contract.js";
+import type { Algorithm, Task } from "../models/contract.js";
 import type { FittedModel } from "./artifact.js";
 import { learningData } from "./dataset-view.js";
 import type { FittedPipeline } from "./pipeline.js";
@@ -22,7 +22,7 @@ export type { EvaluationResult } from "./validate.js";
 export interface ResolvedSpec {
   algorithm: Algorithm;
   params: Record<string, unknown>;
-  task: "classification" | "regression" | "clustering" | "projection";
+  task: Task;
   target: string | null;
   features: string[];
   steps: { step: string; spec: unknown }[];
