@@ -149,6 +149,15 @@ export function resolveSpec(request: TrainRequest, dataset: DatasetColumns, purp
     task = unsupervised;
   }
 
+  // An anomaly detector has nothing to hold out or cross-validate against: it is scored as a trained model against known outliers.
+  if (purpose === "evaluate" && task === "anomaly") {
+    throw new SpecError(
+      `${algorithm.name} detects anomalies without a target: train a model (POST /v1/models), then score it with POST /v1/evaluations {model_id, reference} against a column marking the known outliers`,
+      "algorithm",
+      "unsupported_task",
+    );
+  }
+
   // Rows without a target value are left out of a supervised fit; with none left there is nothing to learn from.
   const labelledRows = targetColumn ? dataset.row_count - (targetColumn.missing_count ?? 0) : dataset.row_count;
   if (targetColumn && labelledRows <= 0) {
