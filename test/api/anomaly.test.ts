@@ -97,3 +97,24 @@ test("every refused scoring request is a 422 naming the field", async () => {
     assert.equal(res.json().errors?.[0]?.path, path, `${JSON.stringify(payload)}: ${res.body}`);
   }
 });
+
+test("CSV predict answers a prediction and a score column; OIP infer answers label and score tensors", async () => {
+  const rows = [{ x1: 12, x2: -12 }, { x1: 0, x2: 0 }];
+  const json = (await t.app.inject({ method: "POST", url: `/v1/models/${model.id}/predict`, payload: { rows } })).json();
+  const csv = await t.app.inject({ method: "POST", url: `/v1/models/${model.id}/predict`, headers: { "content-type": "text/csv", accept: "text/csv" }, payload: "x1,x2\n12,-12\n0,0\n" });
+  assert.equal(csv.statusCode, 200, csv.body);
+  const lines = csv.body.trim().split(/\r?\n/);
+  assert.equal(lines[0], "x1,x2,prediction,score");
+  assert.deepEqual(lines.slice(1).map((l) => l.split(",").slice(2)), json.predictions.map((p: string, i: number) => [p, String(json.scores[i])]));
+  const meta = (await t.app.inject({ url: `/v2/models/${model.id}` })).json();
+  assert.deepEqual(meta.outputs.map((o: { name: string }) => o.name), ["label", "score"]);
+  const infer = await t.app.inject({
+    method: "POST",
+    url: `/v2/models/${model.id}/infer`,
+    headers: { "content-type": "application/json" },
+    payload: JSON.stringify({ inputs: [{ name: "x1", shape: [2], datatype: "FP64", data: [12, 0] }, { name: "x2", shape: [2], datatype: "FP64", data: [-12, 0] }] }),
+  });
+  assert.equal(infer.statusCode, 200, infer.body);
+  const outputs = Object.fromEntries(infer.json().outputs.map((o: { name: string; data: unknown[] }) => [o.name, o.data]));
+  assert.deepEqual(outputs, { label: json.predictions, score: json.scores });
+});
