@@ -50,7 +50,7 @@ test("isolation_forest trains without a target; /predict flags a far row an outl
   assert.ok(explain.mean_depth > 0);
 });
 
-test("a target or a validation scheme is a 422; so is cross-validating the algorithm", async () => {
+test("a target or a validation scheme is a 422; so are cross-validating the algorithm and searching its params", async () => {
   const withTarget = await t.app.inject({ method: "POST", url: "/v1/models", payload: { dataset_id: dataset, algorithm: "isolation_forest", target: "kind", features: ["x1", "x2"] } });
   assert.equal(withTarget.statusCode, 422, withTarget.body);
   assert.equal(withTarget.json().code, "unsupported_task");
@@ -60,6 +60,9 @@ test("a target or a validation scheme is a 422; so is cross-validating the algor
   const spec = await evaluate({ dataset_id: dataset, algorithm: "isolation_forest", features: ["x1", "x2"] });
   assert.equal(spec.statusCode, 422, spec.body);
   assert.equal(spec.json().code, "unsupported_task");
+  const search = await t.app.inject({ method: "POST", url: "/v1/searches", payload: { dataset_id: dataset, algorithm: "isolation_forest", features: ["x1", "x2"], param_grid: { n_estimators: [10, 20] } } });
+  assert.equal(search.statusCode, 422, search.body);
+  assert.equal(search.json().code, "unsupported_task");
 });
 
 test("scored against the known outliers (numeric 1 / 0, or a categorical level): AUC 1 and the flag finds exactly them", async () => {
