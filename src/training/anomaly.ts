@@ -39,6 +39,14 @@ export function referenceOutliers(frame: Frame, options: AnomalyScoreOptions): I
   });
 }
 
+/** The training rows an anomaly model flags (GET /v1/models/{id}: outlier_count); null for any other task. */
+export function trainingOutlierCount(model: Pick<FittedModel, "task" | "algorithm" | "pipeline">, X: Frame): { outlier_count: number } | null {
+  if (model.task !== "anomaly") return null;
+  const p = predictPipeline(model.algorithm, model.pipeline, X);
+  if (p.task !== "anomaly") throw new Error(`an anomaly model predicted ${p.task}`);
+  return { outlier_count: p.labels.reduce((s, l) => s + l, 0) };
+}
+
 export function scoreAnomaly(model: FittedModel, frame: Frame, options: AnomalyScoreOptions, progress: (f: number) => void): EvaluationResult {
   const truth = referenceOutliers(frame, options);
   const keep = Int32Array.from(Array.from(truth.keys()).filter((i) => truth[i] >= 0));

@@ -16,6 +16,7 @@ import { classCounts } from "./scoring.js";
 import { subset } from "./dataset-view.js";
 import { scoreClustering, trainingClusterCounts } from "./clustering.js";
 import { runCurve } from "./curves.js";
+import { trainingOutlierCount } from "./anomaly.js";
 
 export type { EvaluationResult } from "./validate.js";
 
@@ -43,7 +44,7 @@ export interface ResolvedSpec {
 
 export interface TrainResult {
   model: FittedModel;
-  /** What the fit found out about its training rows, shown as model fields: clustering's n_clusters and noise_count. */
+  /** What the fit found out about its training rows, shown as model fields: clustering's n_clusters and noise_count, anomaly's outlier_count. */
   facts: Record<string, number> | null;
   evaluation: EvaluationResult | null;
   warnings: string[];
@@ -105,7 +106,8 @@ export function trainModel(frame: Frame, spec: ResolvedSpec, hooks: Hooks): Trai
   };
   const clusters = trainingClusterCounts(model);
   const semi = spec.algorithm.accepts.unlabelled && data.target ? { labelled_rows: data.rows.length - data.unlabelledRows, unlabelled_rows: data.unlabelledRows } : null;
-  return { model, evaluation, warnings, fitSeconds, facts: clusters ? { ...clusters } : semi };
+  const outliers = trainingOutlierCount(model, data.X);
+  return { model, evaluation, warnings, fitSeconds, facts: clusters ? { ...clusters } : (semi ?? outliers) };
 }
 
 /**

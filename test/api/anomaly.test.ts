@@ -36,6 +36,7 @@ test("isolation_forest trains without a target; /predict flags a far row an outl
   assert.equal(model.status, "succeeded", JSON.stringify(model.error));
   assert.equal(model.task, "anomaly");
   assert.equal(model.target, null);
+  assert.equal(model.outlier_count, OUTLIERS, "contamination = the outliers' share flags that many training rows");
   const res = await t.app.inject({ method: "POST", url: `/v1/models/${model.id}/predict`, payload: { rows: [{ x1: 12, x2: -12 }, { x1: 0, x2: 0 }] } });
   assert.equal(res.statusCode, 200, res.body);
   const body = res.json();

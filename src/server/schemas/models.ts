@@ -90,6 +90,7 @@ export const modelSchema = z
     metrics: metricsSchema.optional(),
     n_clusters: z.number().int().optional().describe("Clustering: the clusters found on the training rows (noise not counted)."),
     noise_count: z.number().int().optional().describe("Clustering: training rows labelled noise (−1), as DBSCAN leaves them."),
+    outlier_count: z.number().int().optional().describe("Anomaly: training rows the model flags as outliers (score above its threshold)."),
     labelled_rows: z.number().int().optional().describe("Semi-supervised: training rows with a target value."),
     unlabelled_rows: z.number().int().optional().describe("Semi-supervised: training rows without one, used as unlabelled data."),
     warnings: z.array(z.string()).optional().describe("E.g. an optimiser that did not converge, or rows left out for a missing target."),
