@@ -116,13 +116,24 @@ function fit(train: TrainingSet, p: IsolationForestParams, ctx: FitContext): Iso
   const seed = ensembleSeed(ctx.rng);
   const trees: IsolationTree[] = [];
   const rows = new Int32Array(psi);
+  // Every row once, in some order: the first ψ after a partial shuffle are a draw without replacement,
+  // whatever order earlier trees left them in (O(ψ) per tree, not O(n)).
+  const pool = Int32Array.from({ length: n }, (_, i) => i);
   for (let t = 0; t < p.n_estimators; t++) {
     throwIfAborted(ctx.signal);
     const rng = memberRng(seed, t);
     // Features: scikit-learn draws max_features per tree (without replacement).
     const used = k === d ? Int32Array.from({ length: d }, (_, j) => j) : permutation(d, rng).slice(0, k);
     if (p.bootstrap) for (let i = 0; i < psi; i++) rows[i] = rng.int(n);
-    else rows.set(psi === n ? Int32Array.from({ length: n }, (_, i) => i) : permutation(n, rng).subarray(0, psi));
+    else {
+      for (let i = 0; i < psi; i++) {
+        const j = i + rng.int(n - i);
+        const tmp = pool[i];
+        pool[i] = pool[j];
+        pool[j] = tmp;
+      }
+      rows.set(pool.subarray(0, psi));
+    }
     trees.push(growIsolationTree(X, d, rows, used, limit, rng));
     ctx.progress((t + 1) / p.n_estimators);
   }
@@ -133,13 +144,10 @@ function fit(train: TrainingSet, p: IsolationForestParams, ctx: FitContext): Iso
 
 function scoreRows(s: IsolationForestState, X: Float64Array, n: number): Float64Array {
   const d = s.features.length;
-  const scores = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    let total = 0;
-    for (const tree of s.trees) total += pathLength(tree, X, d, i);
-    scores[i] = anomalyScore(total / s.trees.length, s.sample_size);
-  }
-  return scores;
+  const total = new Float64Array(n);
+  // Tree by tree: one tree's arrays stay in cache while every row walks it.
+  for (const tree of s.trees) for (let i = 0; i < n; i++) total[i] += pathLength(tree, X, d, i);
+  return total.map((h) => anomalyScore(h / s.trees.length, s.sample_size));
 }
 
 function predict(s: IsolationForestState, X: Frame): Prediction {

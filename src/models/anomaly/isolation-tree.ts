@@ -56,9 +56,7 @@ export function growIsolationTree(X: Float64Array, d: number, rows: Int32Array, 
   const left: number[] = [];
   const right: number[] = [];
   const size: number[] = [];
-  const candidates = new Int32Array(features.length);
-  const lows = new Float64Array(features.length);
-  const highs = new Float64Array(features.length);
+  const order = new Int32Array(features.length);
 
   const leaf = (node: number): void => {
     feature[node] = -1;
@@ -83,32 +81,29 @@ export function growIsolationTree(X: Float64Array, d: number, rows: Int32Array, 
       leaf(node);
       continue;
     }
-    // Features with more than one value at this node (scikit-learn's random splitter skips constant ones).
-    let m = 0;
-    for (let f = 0; f < features.length; f++) {
-      const j = features[f];
-      let lo = Infinity;
-      let hi = -Infinity;
+    // A random feature with more than one value at this node, drawn without replacement until one
+    // is found (scikit-learn's random splitter skips constant ones): only the drawn features are scanned.
+    order.set(features);
+    let j = -1;
+    let lo = 0;
+    let hi = 0;
+    for (let remaining = features.length; remaining > 0 && j < 0; remaining--) {
+      const pick = rng.int(remaining);
+      const f = order[pick];
+      order[pick] = order[remaining - 1];
+      lo = Infinity;
+      hi = -Infinity;
       for (let r = start; r < end; r++) {
-        const v = X[rows[r] * d + j];
+        const v = X[rows[r] * d + f];
         if (v < lo) lo = v;
         if (v > hi) hi = v;
       }
-      if (hi > lo) {
-        candidates[m] = j;
-        lows[m] = lo;
-        highs[m] = hi;
-        m++;
-      }
+      if (hi > lo) j = f;
     }
-    if (m === 0) {
+    if (j < 0) {
       leaf(node);
       continue;
     }
-    const pick = rng.int(m);
-    const j = candidates[pick];
-    const lo = lows[pick];
-    const hi = highs[pick];
     let t = lo + rng.next() * (hi - lo);
     // Rounding can land on the maximum, which would send every row left.
     if (t >= hi) t = lo;
