@@ -155,3 +155,26 @@ test("property: scores lie in (0, 1], a row is an outlier exactly when its score
     { numRuns: 60 },
   );
 });
+
+test("contract: the input is not mutated, an aborted fit stops, a batch scores as each row alone; bootstrap and max_features fit valid forests", () => {
+  const { X: rows } = set("mixed");
+  const X = frameOfRows(rows);
+  const copy = X.columns.map((c) => Float64Array.from((c as { values: Float64Array }).values));
+  const state = isolationForest.fit({ X, target: null }, params({ n_estimators: 15 }), ctx(2));
+  X.columns.forEach((c, j) => assert.deepEqual((c as { values: Float64Array }).values, copy[j]));
+  const batch = anomaly(isolationForest.predict(state, X));
+  for (const i of [0, 17, 419]) {
+    const one = anomaly(isolationForest.predict(state, frameOfRows([rows[i]])));
+    assert.equal(one.scores[0], batch.scores[i]);
+    assert.equal(one.labels[0], batch.labels[i]);
+  }
+  const aborted = { rng: createRng(1), progress: () => {}, signal: { aborted: true, reason: new Error("cancelled") } };
+  assert.throws(() => isolationForest.fit({ X, target: null }, params(), aborted), /cancelled/);
+  for (const p of [{ bootstrap: true }, { max_features: 2 }, { max_features_fraction: 0.5, max_samples_fraction: 0.1 }] as const) {
+    const s = isolationForest.fit({ X, target: null }, params({ n_estimators: 10, ...p }), ctx(3));
+    assert.ok(isolationForest.state.safeParse(s).success, JSON.stringify(p));
+    if ("max_features" in p) assert.ok(s.trees.every((t) => new Set(Array.from(t.feature).filter((f) => f >= 0)).size <= 2), "each tree splits on at most max_features features");
+    if ("max_samples_fraction" in p) assert.equal(s.sample_size, 42);
+  }
+  assert.throws(() => isolationForest.fit({ X, target: { task: "regression", y: new Float64Array(rows.length) } }, params(), ctx(1)), /without a target/);
+});
