@@ -10,7 +10,7 @@ import type { z } from "zod";
 import type { Frame } from "../data/frame.js";
 import type { Rng } from "../data/random.js";
 
-export type Task = "classification" | "regression" | "clustering" | "projection";
+export type Task = "classification" | "regression" | "clustering" | "projection" | "anomaly";
 
 /** What the learner is fitted on. X holds feature columns only. */
 export interface TrainingSet {
@@ -39,7 +39,14 @@ export type Prediction =
    */
   | { readonly task: "clustering"; readonly labels: Int32Array; readonly proba?: Float64Array }
   /** Row-major n × dims. */
-  | { readonly task: "projection"; readonly values: Float64Array; readonly dims: number };
+  | { readonly task: "projection"; readonly values: Float64Array; readonly dims: number }
+  /**
+   * Outlier detection (isolation_forest): scores, the anomaly score s(x, ψ) = 2^(−E[h(x)]/c(ψ))
+   * of Liu, Ting & Zhou (2008) in (0, 1], higher is more anomalous (scikit-learn's
+   * score_samples is its negative); labels, 1 for an outlier (score above the model's
+   * threshold), 0 for an inlier.
+   */
+  | { readonly task: "anomaly"; readonly scores: Float64Array; readonly labels: Int32Array };
 
 export interface FitContext {
   readonly rng: Rng;

@@ -562,7 +562,24 @@ const projection: FamilyEstimate = (algorithm, params, shape) => {
   return terms;
 };
 
-const FAMILIES: Readonly<Record<string, FamilyEstimate>> = { tree, svm, linear, neural, baseline, ensemble, cluster, semi, bayes, neighbors, projection };
+/**
+ * Anomaly (isolation_forest): the rows' row-major copy, a row permutation per tree drawn
+ * at a time, the training scores and their sorted copy (the contamination quantile), and
+ * every tree kept: at most 2ψ − 1 nodes of five entries, built in plain arrays first.
+ */
+const anomaly: FamilyEstimate = (_algorithm, params, shape) => {
+  const { rows: n, features: p } = shape;
+  const fraction = params.max_samples_fraction;
+  const asked = params.max_samples;
+  const psi = typeof fraction === "number" ? Math.max(1, Math.floor(fraction * n)) : typeof asked === "number" ? Math.min(asked, n) : Math.min(256, n);
+  const trees = num(params, "n_estimators", 100);
+  return [
+    { path: "features", bytes: values(n * p + 4 * n), what: `the training rows as a row-major copy (${n} rows × ${p} features), a row draw and the training scores` },
+    { path: "params.n_estimators", bytes: values(trees * (2 * psi) * 10), what: `${trees} isolation trees of up to ${2 * psi - 1} nodes` },
+  ];
+};
+
+const FAMILIES: Readonly<Record<string, FamilyEstimate>> = { tree, svm, linear, neural, baseline, ensemble, cluster, semi, bayes, neighbors, projection, anomaly };
 
 /** Whether this file knows the algorithm's family (a test holds every registered algorithm to it). */
 export function hasMemoryModel(algorithm: Algorithm): boolean {

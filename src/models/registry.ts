@@ -25,6 +25,7 @@ import { adaboost } from "./ensemble/adaboost.js";
 import { easyEnsemble } from "./ensemble/easy-ensemble.js";
 import { voting } from "./ensemble/voting.js";
 import { stacking } from "./ensemble/stacking.js";
+import { isolationForest } from "./anomaly/isolation-forest.js";
 
 /**
  * Built on first use, not at import: ensembles (ensemble/) look their base learners up
@@ -32,7 +33,7 @@ import { stacking } from "./ensemble/stacking.js";
  * must not read the other's exports while it is still being evaluated.
  */
 function all(): readonly Algorithm[] {
-  return [baseline, id3, c45, cart, obliqueTree, ...linearAlgorithms, mlp, rbfNetwork, cascadeCorrelation, svm, svr, randomForest, bagging, adaboost, easyEnsemble, voting, stacking, gradientBoosting, ...clusterAlgorithms, ...projectionAlgorithms, som, somProjection, art, labelPropagation, labelSpreading, selfTraining, seededKmeans, constrainedKmeans, semiSupervisedGmm, tsvm, ...bayesAlgorithms, knn];
+  return [baseline, id3, c45, cart, obliqueTree, ...linearAlgorithms, mlp, rbfNetwork, cascadeCorrelation, svm, svr, randomForest, bagging, adaboost, easyEnsemble, voting, stacking, gradientBoosting, ...clusterAlgorithms, ...projectionAlgorithms, som, somProjection, art, labelPropagation, labelSpreading, selfTraining, seededKmeans, constrainedKmeans, semiSupervisedGmm, tsvm, ...bayesAlgorithms, knn, isolationForest];
 }
 
 let byName: Map<string, Algorithm> | null = null;

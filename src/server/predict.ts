@@ -162,6 +162,10 @@ export function predictionToWire(model: FittedModel, p: Prediction, withProbabil
       for (let i = 0; i < p.values.length; i += p.dims) rows.push(Array.from(p.values.subarray(i, i + p.dims), finiteOrNull));
       return { projections: rows, ...(bad.length ? { warnings: [nonFiniteWarning(bad)] } : {}) };
     }
+    case "anomaly": {
+      if (withProbabilities === true) throw new ApiError("unusable_request", `${model.algorithm.name} gives no probabilities; every response carries the anomaly scores`, [{ path: "probabilities", message: "not available" }]);
+      return { predictions: Array.from(p.labels, (l) => (l === 1 ? "outlier" : "inlier")), scores: Array.from(p.scores, finiteOrNull) };
+    }
   }
 }
 
@@ -193,6 +197,8 @@ export interface PredictWire {
   predictions?: (string | number | null)[];
   probabilities?: Record<string, number | null>[];
   projections?: (number | null)[][];
+  /** Anomaly models: each row's score s(x, ψ) in (0, 1], higher is more anomalous. */
+  scores?: (number | null)[];
   warnings?: string[];
 }
 

@@ -52,7 +52,7 @@ const envelope = z
     version: z.literal(ARTIFACT_VERSION),
     algorithm: z.string(),
     params: z.record(z.string(), z.unknown()),
-    task: z.enum(["classification", "regression", "clustering", "projection"]),
+    task: z.enum(["classification", "regression", "clustering", "projection", "anomaly"]),
     schema: z
       .object({
         features: z.array(columnSchema).min(1),
@@ -271,6 +271,10 @@ function checkPredicts(model: FittedModel): void {
     if (p.values.length !== 1) throw new ArtifactError("the state does not give one value per row", "state");
     finite(p.values, "value");
   } else if (p.task === "projection") finite(p.values, "projection");
+  else if (p.task === "anomaly") {
+    if (p.scores.length !== 1 || p.labels.length !== 1) throw new ArtifactError("the state does not give one score per row", "state");
+    finite(p.scores, "score");
+  }
 }
 
 /** A transductive model predicts nothing: its steps must still chain, and its training labels be clusters or noise. */

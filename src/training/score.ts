@@ -1,12 +1,14 @@
 /**
  * Scores a trained model on a dataset (POST /v1/evaluations with model_id + dataset_id):
- * against its target, or for a clustering model by the indices of ./clustering.ts.
+ * against its target, for a clustering model by the indices of ./clustering.ts, for an
+ * anomaly model against a reference column of known outliers (./anomaly.ts).
  */
 import { conformColumn, conformFrame } from "../data/conform.js";
 import { getColumn, takeRows, type Frame } from "../data/frame.js";
 import type { Target } from "../models/contract.js";
 import { loadArtifact } from "./artifact.js";
 import { scoreClustering } from "./clustering.js";
+import { scoreAnomaly } from "./anomaly.js";
 import { predictPipeline } from "./pipeline.js";
 import { applyThreshold, rowOutcomes, scorePredictions } from "./scoring.js";
 import type { DecisionThreshold } from "../evaluation/threshold.js";
@@ -18,6 +20,10 @@ export function scoreModel(artifact: Buffer, frame: Frame, spec: Record<string, 
     const reference = typeof spec.reference === "string" ? spec.reference : undefined;
     const seed = typeof spec.seed === "number" ? spec.seed : 0;
     return scoreClustering(model, frame, { trainingRows: spec.training_rows === true, reference, seed }, progress);
+  }
+  if (model.task === "anomaly") {
+    if (typeof spec.reference !== "string") throw new Error("an anomaly model is scored against a reference column");
+    return scoreAnomaly(model, frame, { reference: spec.reference, outlierLevel: typeof spec.positive_class === "string" ? spec.positive_class : undefined }, progress);
   }
   if (!model.target) throw new Error("the model has no target to score against");
   const targetColumn = getColumn(frame, model.target);

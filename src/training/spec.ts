@@ -144,9 +144,18 @@ export function resolveSpec(request: TrainRequest, dataset: DatasetColumns, purp
       );
     }
   } else {
-    const unsupervised = algorithm.tasks.find((t) => t === "clustering" || t === "projection");
+    const unsupervised = algorithm.tasks.find((t) => t === "clustering" || t === "projection" || t === "anomaly");
     if (!unsupervised) throw new SpecError(`${algorithm.name} is supervised: give a target column`, "target", "target_required");
     task = unsupervised;
+  }
+
+  // An anomaly detector has nothing to hold out or cross-validate against: it is scored as a trained model against known outliers.
+  if (purpose === "evaluate" && task === "anomaly") {
+    throw new SpecError(
+      `${algorithm.name} detects anomalies without a target: train a model (POST /v1/models), then score it with POST /v1/evaluations {model_id, reference} against a column marking the known outliers`,
+      "algorithm",
+      "unsupported_task",
+    );
   }
 
   // Rows without a target value are left out of a supervised fit; with none left there is nothing to learn from.
@@ -210,7 +219,7 @@ export function resolveSpec(request: TrainRequest, dataset: DatasetColumns, purp
   const parsedValidation = request.validation === undefined ? { success: true as const, data: defaultValidation(task) } : validationSchema.safeParse(request.validation);
   if (!parsedValidation.success) throw new SpecError(parsedValidation.error.issues[0].message, zodPath("validation", parsedValidation.error.issues[0]), "invalid_validation");
   const validation = parsedValidation.data;
-  if ((task === "clustering" || task === "projection") && validation.method !== "none") {
+  if ((task === "clustering" || task === "projection" || task === "anomaly") && validation.method !== "none") {
     throw new SpecError(`validation "${validation.method}" needs a target; ${task} takes "none"`, "validation.method", "invalid_validation");
   }
   if (purpose === "train" && EVALUATION_ONLY.has(validation.method)) {

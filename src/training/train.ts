@@ -5,7 +5,7 @@
  * reports its estimate and then fits on all rows.
  */
 import type { Frame } from "../data/frame.js";
-import type { Algorithm } from "../models/contract.js";
+import type { Algorithm, Task } from "../models/contract.js";
 import type { FittedModel } from "./artifact.js";
 import { learningData } from "./dataset-view.js";
 import type { FittedPipeline } from "./pipeline.js";
@@ -16,13 +16,14 @@ import { classCounts } from "./scoring.js";
 import { subset } from "./dataset-view.js";
 import { scoreClustering, trainingClusterCounts } from "./clustering.js";
 import { runCurve } from "./curves.js";
+import { trainingOutlierCount } from "./anomaly.js";
 
 export type { EvaluationResult } from "./validate.js";
 
 export interface ResolvedSpec {
   algorithm: Algorithm;
   params: Record<string, unknown>;
-  task: "classification" | "regression" | "clustering" | "projection";
+  task: Task;
   target: string | null;
   features: string[];
   steps: { step: string; spec: unknown }[];
@@ -43,7 +44,7 @@ export interface ResolvedSpec {
 
 export interface TrainResult {
   model: FittedModel;
-  /** What the fit found out about its training rows, shown as model fields: clustering's n_clusters and noise_count. */
+  /** What the fit found out about its training rows, shown as model fields: clustering's n_clusters and noise_count, anomaly's outlier_count. */
   facts: Record<string, number> | null;
   evaluation: EvaluationResult | null;
   warnings: string[];
@@ -105,7 +106,8 @@ export function trainModel(frame: Frame, spec: ResolvedSpec, hooks: Hooks): Trai
   };
   const clusters = trainingClusterCounts(model);
   const semi = spec.algorithm.accepts.unlabelled && data.target ? { labelled_rows: data.rows.length - data.unlabelledRows, unlabelled_rows: data.unlabelledRows } : null;
-  return { model, evaluation, warnings, fitSeconds, facts: clusters ? { ...clusters } : semi };
+  const outliers = trainingOutlierCount(model, data.X);
+  return { model, evaluation, warnings, fitSeconds, facts: clusters ? { ...clusters } : (semi ?? outliers) };
 }
 
 /**

@@ -282,6 +282,10 @@ export function concatPredictions(parts: readonly Prediction[]): Prediction {
       const ps = parts as Extract<Prediction, { task: "projection" }>[];
       return { task: "projection", dims: first.dims, values: cat(ps.map((p) => p.values)) };
     }
+    case "anomaly": {
+      const ps = parts as Extract<Prediction, { task: "anomaly" }>[];
+      return { task: "anomaly", scores: cat(ps.map((p) => p.scores)), labels: cat(ps.map((p) => p.labels)) };
+    }
   }
 }
 

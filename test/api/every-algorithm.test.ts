@@ -109,3 +109,36 @@ for (const algorithm of listAlgorithms().filter((a) => a.tasks.includes("project
     assert.equal(made.json().columns.length, first.projections[0].length + 2, "the projections, then the columns that were not features (编号, 好瓜)");
   });
 }
+
+// Anomaly detectors train without a target on the same raw rows (impute and one-hot in front) and answer
+// `predictions` ("outlier" / "inlier") with `scores` in (0, 1].
+for (const algorithm of listAlgorithms().filter((a) => a.tasks.includes("anomaly"))) {
+  test(`${algorithm.name} (anomaly): train → predict → export → import → same scores; same seed → same artifact`, async () => {
+    const body = { dataset_id: classification, algorithm: algorithm.name, features: ["色泽", "根蒂", "敲声", "纹理", "脐部", "触感", "密度", "含糖率"], seed: 3 };
+    const train = async () => {
+      const res = await t.app.inject({ method: "POST", url: "/v1/models", payload: body });
+      assert.equal(res.statusCode, 202, res.body);
+      return waitFor(t.app, `/v1/models/${res.json().id}`, 60_000);
+    };
+    const model = await train();
+    assert.equal(model.status, "succeeded", JSON.stringify(model.error));
+    assert.equal(model.task, "anomaly");
+    const predict = async (id: unknown) => {
+      const res = await t.app.inject({ method: "POST", url: `/v1/models/${id}/predict`, payload: { rows: rowsFor.classification } });
+      assert.equal(res.statusCode, 200, res.body);
+      return res.json();
+    };
+    const first = await predict(model.id);
+    assert.equal(first.predictions.length, rowsFor.classification.length);
+    for (const p of first.predictions) assert.ok(["outlier", "inlier"].includes(p));
+    for (const s of first.scores) assert.ok(s > 0 && s <= 1);
+    const artifact = (await t.app.inject({ url: `/v1/models/${model.id}/artifact` })).json();
+    const imported = await t.app.inject({ method: "POST", url: "/v1/models/import", payload: artifact });
+    assert.equal(imported.statusCode, 201, imported.body);
+    assert.deepEqual(await predict(imported.json().id), { ...first, model_id: imported.json().id });
+    const again = await train();
+    const strip = (a: Record<string, unknown>) => ({ ...a, trained_at: null, sha256: null });
+    assert.deepEqual(strip((await t.app.inject({ url: `/v1/models/${again.id}/artifact` })).json()), strip(artifact));
+    assert.equal((await t.app.inject({ url: `/v1/models/${model.id}/explain` })).statusCode, 200);
+  });
+}

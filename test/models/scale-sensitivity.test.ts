@@ -169,3 +169,21 @@ describe("projections, declared sensitive: the automatic scale step takes the un
     });
   }
 });
+
+describe("anomaly detectors, declared insensitive: the same scores and flags in other units, without the scale step", () => {
+  for (const algorithm of listAlgorithms().filter((a) => a.tasks.includes("anomaly"))) {
+    test(algorithm.name, () => {
+      assert.equal(algorithm.scaleSensitive, false, `${algorithm.name}: thresholds between a node's minimum and maximum follow the units`);
+      const { X } = table("classification");
+      const score = (frame: Frame) => {
+        const pipeline = fitPipeline(algorithm, algorithm.params.parse({ contamination: 0.1 }), [], { X: frame, target: null }, { rng: createRng(3), progress: () => {} }, { autoScale: false });
+        const p = predictPipeline(algorithm, pipeline, frame);
+        return p.task === "anomaly" ? p : assert.fail(p.task);
+      };
+      const a = score(rescaled(X));
+      const b = score(X);
+      assert.deepEqual(a.labels, b.labels);
+      a.scores.forEach((v, i) => assert.ok(Math.abs(v - b.scores[i]) <= 1e-12, `${algorithm.name}: row ${i}: ${v} vs ${b.scores[i]}`));
+    });
+  }
+});

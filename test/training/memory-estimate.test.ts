@@ -59,9 +59,9 @@ test("ordinary requests fit the default budget for every algorithm (50,000 rows 
   ]) {
     const classes = dataset(rows, columns, [], k);
     const values = dataset(rows, columns, [], 0);
-    // Clustering and projection algorithms train without a target: their terms are checked in test/models/cluster/memory.test.ts,
-    // test/models/projection/memory.test.ts and test/models/neural/memory.test.ts.
-    for (const a of listAlgorithms().filter((x) => !x.tasks.includes("clustering") && !x.tasks.includes("projection"))) {
+    // Clustering, projection and anomaly algorithms train without a target: their terms are checked in test/models/cluster/memory.test.ts,
+    // test/models/projection/memory.test.ts, test/models/neural/memory.test.ts and test/models/anomaly/memory.test.ts.
+    for (const a of listAlgorithms().filter((x) => !x.tasks.includes("clustering") && !x.tasks.includes("projection") && !x.tasks.includes("anomaly"))) {
       const d = a.tasks.includes("classification") ? classes : values;
       const e = estimate({ algorithm: a.name }, d);
       assert.ok(e.bytes > 0 && e.bytes < DEFAULTS.jobMemoryMb * MIB, `${a.name} on ${rows} × ${columns}: ${Math.round(e.bytes / MIB)} MiB`);

@@ -3,7 +3,8 @@
  * exactly as the same rows sent as JSON (cells go to the model's encoding as text),
  * and the answer is the JSON predict response or, with `Accept: text/csv`, the
  * file's columns followed by `prediction` and one `p_<class>` per class (classifiers
- * and clusterings whose model gives probabilities) or `projection_<j>` (projections).
+ * and clusterings whose model gives probabilities), `score` (anomaly models) or
+ * `projection_<j>` (projections).
  * Runs on the request thread or a compute thread alike.
  */
 import type { FittedModel } from "../../training/artifact.js";
@@ -25,6 +26,7 @@ function outputColumns(wire: PredictWire): { names: string[]; cells: (i: number)
     return { names: Array.from({ length: dims }, (_, j) => `projection_${j + 1}`), cells: (i) => wire.projections![i] };
   }
   const predictions = wire.predictions ?? [];
+  if (wire.scores) return { names: ["prediction", "score"], cells: (i) => [predictions[i], wire.scores![i]] };
   const probabilities = wire.probabilities;
   const keys = probabilities && probabilities.length > 0 ? Object.keys(probabilities[0]) : [];
   return {

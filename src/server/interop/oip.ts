@@ -200,6 +200,11 @@ export function oipOutputs(model: Pick<FittedModel, "task" | "classes">): OipTen
       return [{ name: "label", datatype: "INT64", shape: [-1] }];
     case "projection":
       return [{ name: "projection", datatype: "FP64", shape: [-1, -1] }];
+    case "anomaly":
+      return [
+        { name: "label", datatype: "BYTES", shape: [-1] },
+        { name: "score", datatype: "FP64", shape: [-1] },
+      ];
   }
 }
 
@@ -236,6 +241,8 @@ export function oipOutputTensors(model: Pick<FittedModel, "task" | "classes">, w
       const classes = model.classes ?? [];
       const data = wire.probabilities.flatMap((row) => classes.map((c) => row[c]));
       tensors.push({ ...meta, shape: [wire.probabilities.length, classes.length], data });
+    } else if (name === "score" && wire.scores) {
+      tensors.push({ ...meta, shape: [wire.scores.length], data: wire.scores });
     } else if (name === "projection" && wire.projections) {
       const dims = wire.projections[0]?.length ?? 0;
       tensors.push({ ...meta, shape: [wire.projections.length, dims], data: wire.projections.flat() });

@@ -8,7 +8,7 @@ const algorithmSchema = z
   .object({
     name: z.string(),
     family: z.string(),
-    tasks: z.array(z.enum(["classification", "regression", "clustering", "projection"])),
+    tasks: z.array(z.enum(["classification", "regression", "clustering", "projection", "anomaly"])),
     params_schema: z.record(z.string(), z.unknown()).describe("JSON Schema of the params, with defaults."),
     accepts: z.object({
       categorical: z.boolean(),

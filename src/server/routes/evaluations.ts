@@ -19,6 +19,7 @@ import { ApiError, checkJobCapacity, notFound } from "../errors.js";
 import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
 import { createEvaluationBody, curvePointsQuery, evaluationSchema, listEvaluationsQuery } from "../schemas/evaluations.js";
 import { cursorSeq, page } from "./pagination.js";
+import { DEFAULT_OUTLIER_LEVEL } from "../../training/anomaly.js";
 
 type Curves = { roc: { fpr: number[]; tpr: number[]; thresholds: number[] }; pr: { precision: number[]; recall: number[]; thresholds: number[] } };
 
@@ -192,6 +193,7 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
     if (!model) throw new ApiError("not_found", `model ${modelId} does not exist`, [{ path: "model_id", message: "unknown model" }]);
     if (model.status !== "succeeded") throw new ApiError("wrong_state", `model ${modelId} is ${model.status}; only a succeeded model can be scored`);
     if (model.spec.task === "clustering") return scoreClusteringRequest(model, body);
+    if (model.spec.task === "anomaly") return scoreAnomalyRequest(model, body);
     const dataset = await requireDataset(body.dataset_id);
     const { positive_class: positiveClass, beta, decision_threshold: decisionThreshold } = body;
     if (body.reference !== undefined) throw new ApiError("invalid_request", "reference applies to clustering models; this model is scored against its target", [{ path: "reference", message: "not a clustering model" }]);
@@ -221,6 +223,50 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
       method: "dataset",
       status: "queued",
       spec: { model_id: modelId, dataset_id: dataset.id, params: model.spec.params, target: model.spec.target, ...(positiveClass ? { positive_class: positiveClass } : {}), ...(beta ? { beta } : {}), ...(decisionThreshold !== undefined ? { decision_threshold: decisionThreshold } : {}) },
+    });
+    await jobs.submitScoring(record.id);
+    return record;
+  }
+
+  /**
+   * An anomaly model against a reference column of known outliers (training/anomaly.ts): numeric
+   * 1 / 0, or categorical with positive_class (default "outlier") naming the outliers. The dataset
+   * defaults to the one the model was trained on.
+   */
+  async function scoreAnomalyRequest(model: ModelRecord, body: ScoreRequest): Promise<EvaluationRecord> {
+    const misplaced = (["beta", "decision_threshold"] as const).filter((k) => body[k] !== undefined);
+    if (misplaced.length) throw new ApiError("invalid_request", `${misplaced.join(", ")} apply to classifiers; model ${model.id} scores anomalies`, misplaced.map((k) => ({ path: k, message: "not for an anomaly model" })));
+    if (body.reference === undefined) {
+      throw new ApiError("invalid_request", `model ${model.id} detects anomalies: give reference, a column marking the known outliers (1 / 0, or a categorical level named by positive_class)`, [{ path: "reference", message: "required for an anomaly model" }]);
+    }
+    const trainedOn = model.spec.dataset_id === "" ? undefined : model.spec.dataset_id;
+    const dataset = await requireDataset(body.dataset_id ?? trainedOn);
+    const columns = new Map(dataset.columns.map((c) => [c.name, c]));
+    const missing = model.spec.features.filter((n) => !columns.has(n));
+    if (missing.length) throw new ApiError("unknown_column", `the dataset lacks column(s) ${missing.join(", ")}`, missing.map((n) => ({ path: "dataset_id", message: `no column ${n}` })));
+    const reference = columns.get(body.reference);
+    if (!reference) throw new ApiError("unknown_column", `reference "${body.reference}" is not a column of the dataset`, [{ path: "reference", message: "unknown column" }]);
+    if (model.spec.features.includes(body.reference)) throw new ApiError("invalid_request", `reference "${body.reference}" is one of the model's features`, [{ path: "reference", message: "a feature" }]);
+    if (reference.type === "categorical") {
+      const level = body.positive_class ?? DEFAULT_OUTLIER_LEVEL;
+      if (!reference.levels?.includes(level)) {
+        throw new ApiError("unusable_request", `reference "${reference.name}" has no level "${level}"; name the level marking the outliers in positive_class`, [{ path: body.positive_class === undefined ? "reference" : "positive_class", message: "no such level" }]);
+      }
+    } else {
+      if (body.positive_class !== undefined) throw new ApiError("invalid_request", `reference "${reference.name}" is numeric (1 outlier, 0 inlier): positive_class names a level of a categorical reference`, [{ path: "positive_class", message: "numeric reference" }]);
+      const { min, max } = reference.summary ?? {};
+      if ((typeof min === "number" && min < 0) || (typeof max === "number" && max > 1)) {
+        throw new ApiError("unusable_request", `reference "${reference.name}" ranges over [${min}, ${max}]: a numeric reference is 1 (outlier) or 0 (inlier)`, [{ path: "reference", message: "not 0 / 1" }]);
+      }
+    }
+    const record = await store.evaluations.insert({
+      model_id: model.id,
+      dataset_id: dataset.id,
+      algorithm: model.spec.algorithm,
+      task: "anomaly",
+      method: "dataset",
+      status: "queued",
+      spec: { model_id: model.id, dataset_id: dataset.id, params: model.spec.params, target: null, reference: body.reference, ...(body.positive_class !== undefined ? { positive_class: body.positive_class } : {}) },
     });
     await jobs.submitScoring(record.id);
     return record;

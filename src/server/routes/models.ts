@@ -26,7 +26,7 @@ import { ExplanationCache } from "../explain-cache.js";
 const EXPLANATION_CACHE_BYTES = 32 * 1024 * 1024;
 
 /** Facts a fit records about its training rows that the model shows as its own fields (API.md). */
-const MODEL_FACTS = ["n_clusters", "noise_count", "labelled_rows", "unlabelled_rows"] as const;
+const MODEL_FACTS = ["n_clusters", "noise_count", "labelled_rows", "unlabelled_rows", "outlier_count"] as const;
 
 function modelFacts(facts: Record<string, number> | null): Partial<Record<(typeof MODEL_FACTS)[number], number>> {
   const out: Partial<Record<(typeof MODEL_FACTS)[number], number>> = {};

@@ -34,7 +34,7 @@ const modelMetadata = z
     versions: z.array(z.string()).optional().describe("The version served, where the model has one"),
     platform: z.string().describe("xigua_<algorithm>"),
     inputs: z.array(tensorMetadata).describe("One per feature, in the model's order: FP64 for numeric, BYTES for categorical, shape [-1]"),
-    outputs: z.array(tensorMetadata).describe("label (BYTES class, FP64 value or INT64 cluster index) and, for classifiers, probabilities [-1, classes]; projection for projections"),
+    outputs: z.array(tensorMetadata).describe("label (BYTES class, FP64 value, INT64 cluster index or BYTES outlier / inlier) and, for classifiers, probabilities [-1, classes]; score [-1] for anomaly models; projection for projections"),
   })
   .meta({ id: "OipModelMetadata" });
 

@@ -87,12 +87,12 @@ export const createEvaluationBody = z
       .string()
       .min(1)
       .optional()
-      .describe("Required, except with the model_id of a clustering model: it defaults to the dataset the model was trained on (the only one a transductive model can be scored on)."),
+      .describe("Required, except with the model_id of a clustering or anomaly model: it defaults to the dataset the model was trained on (the only one a transductive model can be scored on)."),
     reference: z
       .string()
       .min(1)
       .optional()
-      .describe("Clustering (a model_id or a clustering algorithm): a column of the dataset with a reference labelling, for the external indices (jaccard, fowlkes_mallows, rand_index, adjusted_rand_index, normalized_mutual_info). Not a feature of the clustering."),
+      .describe("Clustering (a model_id or a clustering algorithm): a column of the dataset with a reference labelling, for the external indices (jaccard, fowlkes_mallows, rand_index, adjusted_rand_index, normalized_mutual_info). Not a feature of the clustering. Anomaly (a model_id of task anomaly; required): the column marking the known outliers, numeric 1 (outlier) / 0 (inlier) or categorical with positive_class (default \"outlier\") naming the outliers' level; metrics roc_auc and average_precision of the scores, precision, recall, f1, accuracy, specificity of the outlier flag, flagged_rate and reference_outlier_rate."),
     algorithm: z.string().min(1).optional().describe("Or cross-validate this algorithm on dataset_id without keeping a model."),
     target: z.string().min(1).optional(),
     features: z.array(z.string().min(1)).min(1).optional(),
@@ -101,7 +101,7 @@ export const createEvaluationBody = z
     auto_scale: autoScale,
     validation: validationRequestSchema.optional().describe("Default: kfold, k = 5 (stratified for classification). Also bias_variance for regression. A clustering algorithm takes none (its default): it is fitted on every row and scored by the internal indices on them."),
     seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
-    positive_class: z.string().optional(),
+    positive_class: z.string().optional().describe('Binary classifiers: the positive class. Anomaly models: the level of a categorical reference that marks an outlier (default "outlier").'),
     beta: z.number().positive().max(1000).optional().describe("Also report F_β for the positive class (binary)."),
     decision_threshold: decisionThresholdSchema.optional(),
   })

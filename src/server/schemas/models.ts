@@ -90,6 +90,7 @@ export const modelSchema = z
     metrics: metricsSchema.optional(),
     n_clusters: z.number().int().optional().describe("Clustering: the clusters found on the training rows (noise not counted)."),
     noise_count: z.number().int().optional().describe("Clustering: training rows labelled noise (−1), as DBSCAN leaves them."),
+    outlier_count: z.number().int().optional().describe("Anomaly: training rows the model flags as outliers (score above its threshold)."),
     labelled_rows: z.number().int().optional().describe("Semi-supervised: training rows with a target value."),
     unlabelled_rows: z.number().int().optional().describe("Semi-supervised: training rows without one, used as unlabelled data."),
     warnings: z.array(z.string()).optional().describe("E.g. an optimiser that did not converge, or rows left out for a missing target."),
@@ -159,12 +160,16 @@ export const predictResponse = z.object({
   predictions: z
     .array(z.union([z.string(), z.number(), z.null()]))
     .optional()
-    .describe("One per row: a class, a number (regression) or a cluster index; null where the output is not a finite number (see warnings)."),
+    .describe('One per row: a class, a number (regression), a cluster index, or "outlier" / "inlier" (anomaly); null where the output is not a finite number (see warnings).'),
   probabilities: z
     .array(z.record(z.string(), z.number().nullable()))
     .optional()
     .describe("With probabilities: true, one object per row in class order (clustering: membership probability per cluster index, where the method defines it, as gmm); null where not finite."),
   projections: z.array(z.array(z.number().nullable())).optional(),
+  scores: z
+    .array(z.number().nullable())
+    .optional()
+    .describe("Anomaly models: one per row, the anomaly score s(x, ψ) = 2^(−E[h(x)]/c(ψ)) in (0, 1] (higher is more anomalous; scikit-learn's score_samples is its negative). A row is an outlier when its score is above the model's threshold (explain)."),
   warnings: z
     .array(z.string())
     .optional()

@@ -235,12 +235,12 @@ function playground(model: Model, dataset: Dataset | null): HTMLElement {
     const row: Record<string, Cell> = {};
     for (const i of inputs) if (i.el.value !== "") row[i.f] = i.numeric ? Number(i.el.value) : i.el.value;
     try {
-      const res = await send<{ predictions?: Cell[]; probabilities?: Record<string, number | null>[]; projections?: number[][] }>("POST", `/v1/models/${model.id}/predict`, {
+      const res = await send<{ predictions?: Cell[]; probabilities?: Record<string, number | null>[]; projections?: number[][]; scores?: (number | null)[] }>("POST", `/v1/models/${model.id}/predict`, {
         rows: [row],
         ...(model.task === "classification" ? { probabilities: true } : {}),
       });
       fill(out,
-        h("p", { class: "prediction" }, "Prediction: ", h("strong", {}, res.projections ? JSON.stringify(res.projections[0]) : fmt(res.predictions?.[0]))),
+        h("p", { class: "prediction" }, "Prediction: ", h("strong", {}, res.projections ? JSON.stringify(res.projections[0]) : fmt(res.predictions?.[0])), res.scores ? ` (anomaly score ${fmt(res.scores[0])})` : ""),
         res.probabilities?.[0] ? barChart(Object.entries(res.probabilities[0]).map(([label, p]) => ({ label, value: p ?? 0 })), { title: "Class probabilities" }) : null,
       );
     } catch (err) {

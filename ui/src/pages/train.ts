@@ -60,7 +60,7 @@ export async function trainPage(ctx: PageContext): Promise<void> {
 
   const fillTarget = () => {
     const ds = dataset();
-    targetSel.replaceChildren(h("option", { value: "" }, "none (clustering, projection)"), ...ds.columns.map((c) => h("option", { value: c.name }, c.name)));
+    targetSel.replaceChildren(h("option", { value: "" }, "none (clustering, projection, anomaly)"), ...ds.columns.map((c) => h("option", { value: c.name }, c.name)));
     targetSel.value = ds.columns[ds.columns.length - 1]?.name ?? "";
     fillFeatures();
   };
@@ -75,7 +75,7 @@ export async function trainPage(ctx: PageContext): Promise<void> {
   };
   const fillParams = () => {
     const a = algorithm();
-    // Clustering and projection take no target: the form follows the algorithm.
+    // Clustering, projection and anomaly detection take no target: the form follows the algorithm.
     const supervised = a.tasks.some((t) => t === "classification" || t === "regression");
     if (!supervised && targetSel.value !== "") {
       targetSel.value = "";
