@@ -17,6 +17,7 @@ const algorithmSchema = z
       unlabelled: z.boolean().describe("Semi-supervised: rows whose target is missing are kept as unlabelled data (validation and metrics use labelled rows only)."),
     }),
     scale_sensitive: z.boolean().describe("Its fit depends on the units of numeric inputs: the pipeline standardises them unless the request says auto_scale: false."),
+    partial_fit: z.boolean().describe("POST /v1/models/{id}/partial-fit updates its models with new rows without a refit from scratch."),
     description: z.string(),
   })
   .meta({ id: "Algorithm" });
@@ -30,6 +31,7 @@ function describeAlgorithms() {
     params_schema: z.toJSONSchema(a.params, { io: "input", unrepresentable: "any" }) as Record<string, unknown>,
     accepts: { categorical: a.accepts.categorical, missing: a.accepts.missing, weights: a.accepts.weights, unlabelled: a.accepts.unlabelled ?? false },
     scale_sensitive: a.scaleSensitive,
+    partial_fit: a.partialFit !== undefined,
     description: a.description,
   }));
 }

@@ -86,6 +86,8 @@ export const modelSchema = z
     positive_class: z.string().nullable(),
     classes: z.array(z.string()).optional(),
     seed: z.number().int(),
+    parent_model_id: z.string().optional().describe("A model made by POST /v1/models/{id}/partial-fit: the model it was updated from."),
+    partial_fit_rows: z.number().int().optional().describe("A model made by partial-fit: the rows it added to its parent's."),
     evaluation_id: z.string().optional(),
     metrics: metricsSchema.optional(),
     n_clusters: z.number().int().optional().describe("Clustering: the clusters found on the training rows (noise not counted)."),
