@@ -80,6 +80,40 @@ describe("POST /v1/models/{id}/partial-fit", () => {
     });
   });
 
+  test("perceptron, mlp and an SGD ridge take a partial fit through their automatic steps; a closed-form ridge is 422 unusable_input", async () => {
+    for (const [algorithm, params] of [["perceptron", { max_iter: 2 }], ["mlp", { max_iter: 3, hidden_layer_sizes: [4] }]] as const) {
+      const res = await inject("POST", "/v1/models", { dataset_id: firstDataset, algorithm, target: "y", params, validation: { method: "none" }, seed: 1 });
+      const model = (await waitFor(t.app, `/v1/models/${res.json().id}`)) as { id: string; status: string };
+      assert.equal(model.status, "succeeded", JSON.stringify(model));
+      const updated = await inject("POST", `/v1/models/${model.id}/partial-fit`, { rows: later });
+      assert.equal(updated.statusCode, 201, `${algorithm}: ${updated.body}`);
+      assert.equal(updated.json().algorithm, algorithm);
+      assert.equal(updated.json().parent_model_id, model.id);
+      const predicted = await inject("POST", `/v1/models/${updated.json().id}/predict`, { rows: probe });
+      assert.equal(predicted.statusCode, 200, predicted.body);
+    }
+    const numeric = (await uploadCsv(t.app, "numeric", `a,b,t\n${Array.from({ length: 20 }, (_, i) => `${i % 5},${i % 3},${i % 5 - (i % 3)}`).join("\n")}\n`)).id;
+    const fitRidge = async (params: object) => {
+      const res = await inject("POST", "/v1/models", { dataset_id: numeric, algorithm: "ridge", target: "t", params, validation: { method: "none" } });
+      return (await waitFor(t.app, `/v1/models/${res.json().id}`)) as { id: string };
+    };
+    const sgd = await fitRidge({ solver: "gd", max_iter: 2, batch_size: 4, learning_rate_init: 0.05 });
+    const rows = [{ a: 4, b: 0, t: 4 }, { a: 0, b: 2, t: -2 }];
+    const inputs = rows.map(({ a, b }) => ({ a, b }));
+    const predictedBefore = await inject("POST", `/v1/models/${sgd.id}/predict`, { rows: inputs });
+    assert.equal(predictedBefore.statusCode, 200, `${JSON.stringify(sgd)} ${predictedBefore.body}`);
+    const before = predictedBefore.json().predictions as number[];
+    const updated = await inject("POST", `/v1/models/${sgd.id}/partial-fit`, { rows });
+    assert.equal(updated.statusCode, 201, updated.body);
+    const after = (await inject("POST", `/v1/models/${updated.json().id}/predict`, { rows: inputs })).json().predictions as number[];
+    const error = (p: number[]) => Math.abs(p[0] - 4) + Math.abs(p[1] + 2);
+    assert.ok(error(after) < error(before), `one epoch on the rows brings their predictions closer: ${after} vs ${before}`);
+    const closed = await fitRidge({});
+    const refused = await inject("POST", `/v1/models/${closed.id}/partial-fit`, { rows });
+    assert.equal(refused.statusCode, 422, refused.body);
+    assert.equal(refused.json().code, "unusable_input");
+  });
+
   test("GET /v1/algorithms says which algorithms have a partial fit", async () => {
     const listed = (await inject("GET", "/v1/algorithms")).json() as { name: string; partial_fit: boolean }[] | { items: { name: string; partial_fit: boolean }[] };
     const items = Array.isArray(listed) ? listed : listed.items;
