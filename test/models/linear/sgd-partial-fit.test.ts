@@ -1,5 +1,5 @@
 /**
- * partial_fit of the SGD linear models (linear_regression and ridge with a gradient solver): one
+ * partial_fit of the SGD linear models (linear_regression, ridge, logistic_regression, softmax_regression with a gradient solver): one
  * epoch over the given rows from the coefficients. With plain gd (full batch or in-order mini-batches)
  * and normalize_features off, partial_fit after k epochs is the fit of k + 1 epochs (to rounding);
  * repeated passes of adam approach the least-squares answer; closed-form fits refuse.
@@ -11,7 +11,10 @@ import { UnusableInputError } from "../../../src/models/contract.js";
 import { linearRegression } from "../../../src/models/linear/linear-regression.js";
 import { ridge } from "../../../src/models/linear/ridge.js";
 import type { RegressorState } from "../../../src/models/linear/linear-state.js";
-import { ctx, frame, regressionSet, roundTrip } from "./helpers.js";
+import { logisticRegression } from "../../../src/models/linear/logistic-regression.js";
+import { softmaxRegression } from "../../../src/models/linear/softmax-regression.js";
+import { isLogisticOvr, type LogisticState } from "../../../src/models/linear/logistic-ovr.js";
+import { classificationSet, ctx, frame, regressionSet, roundTrip } from "./helpers.js";
 
 function assertClose(actual: ArrayLike<number>, expected: ArrayLike<number>, what: string): void {
   assert.equal(actual.length, expected.length, what);
@@ -37,6 +40,30 @@ describe("SGD linear models: partial_fit", () => {
           const continued = (algorithm as typeof linearRegression).partialFit!(roundTrip(linearRegression, before), set, p(k), ctx(7));
           const longer = (algorithm as typeof linearRegression).fit(set, p(k + 1), ctx(2));
           assertClose(flat(continued), flat(longer), "coefficients");
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+
+  test("gd: the same for logistic_regression (binary, one-vs-rest, multinomial) and softmax_regression", () => {
+    const flatLogistic = (s: LogisticState): number[] => (isLogisticOvr(s) ? s.model.models.flatMap((m) => [...m.coef, ...m.intercept]) : [...s.coef, ...s.intercept]);
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.double({ min: -3, max: 3, noNaN: true }), fc.double({ min: -3, max: 3, noNaN: true })), { minLength: 6, maxLength: 20 }),
+        fc.integer({ min: 2, max: 3 }),
+        fc.constantFrom("ovr", "multinomial", "softmax"),
+        fc.constantFrom(null, 4),
+        fc.integer({ min: 1, max: 4 }),
+        (rows, k, variant, batch, epochs) => {
+          const set = classificationSet(frame(["a", "b"], rows), rows.map((_, i) => i % k));
+          const algorithm = (variant === "softmax" ? softmaxRegression : logisticRegression) as typeof logisticRegression;
+          const base = { solver: "gd", normalize_features: false, learning_rate_init: 0.1, tol: 1e-12, batch_size: batch, ...(batch ? { shuffle: false } : {}), ...(variant === "softmax" ? {} : { multiclass: variant }) };
+          const p = (max_iter: number) => algorithm.params.parse({ ...base, max_iter });
+          const before = algorithm.fit(set, p(epochs), ctx(2));
+          const continued = algorithm.partialFit!(roundTrip(algorithm, before), set, p(epochs), ctx(7));
+          const longer = algorithm.fit(set, p(epochs + 1), ctx(2));
+          assertClose(flatLogistic(continued), flatLogistic(longer), "coefficients");
         },
       ),
       { numRuns: 80 },
