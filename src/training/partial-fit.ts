@@ -13,7 +13,9 @@
  * Pure: no I/O. Errors are PartialFitError (the request's fault: 422 with a path) or the learner's
  * UnusableInputError.
  */
+import { ConformError, conformColumn, conformFrame } from "../data/conform.js";
 import { DataError } from "../data/errors.js";
+import { getColumn, hasColumn, takeRows, type Frame } from "../data/frame.js";
 import { parseNumber } from "../data/infer.js";
 import { encodeRows } from "../data/rows.js";
 import { createRng } from "../data/random.js";
@@ -112,6 +114,48 @@ export function partialFitModel(model: FittedModel, rows: readonly unknown[], op
     if (e instanceof DataError) throw new PartialFitError(e.message, "invalid_data", e.path ?? "rows");
     throw e;
   }
+  return updated(model, X, target, options);
+}
+
+/**
+ * The model updated with a stored dataset's rows (its features and target read onto the model's
+ * schema, as an evaluation reads them). Rows without a target value are left out, as training
+ * leaves them out; a target value that is not one of the model's classes is refused.
+ */
+export function partialFitModelOnFrame(model: FittedModel, frame: Frame, options: PartialFitOptions): { model: FittedModel; rows: number } {
+  const refusal = partialFitRefusal(model.algorithm, model.task);
+  if (refusal) throw refusal;
+  const name = model.target!;
+  const missing = [...model.features.map((f) => f.name), name].filter((c) => !hasColumn(frame, c));
+  if (missing.length) throw new PartialFitError(`the dataset lacks the model's column(s) ${missing.join(", ")}`, "invalid_data", "dataset_id");
+  const source = getColumn(frame, name);
+  const keep: number[] = [];
+  let target: Target;
+  try {
+    if (model.classes) {
+      if (source.type !== "categorical") throw new ConformError(`the target "${name}" must be categorical`, name);
+      const unseen = source.levels.filter((l, code) => !model.classes!.includes(l) && source.codes.includes(code));
+      if (unseen.length) throw new PartialFitError(`the dataset's target has value(s) ${unseen.map((l) => JSON.stringify(l)).join(", ")} that are not among the model's classes; a new class needs a new fit`, "invalid_data", "dataset_id");
+      const column = conformColumn(source, { name, type: "categorical", levels: model.classes });
+      if (column.type !== "categorical") throw new Error("unreachable");
+      column.codes.forEach((c, i) => c >= 0 && keep.push(i));
+      target = { task: "classification", classes: model.classes, y: Int32Array.from(keep, (i) => column.codes[i]) };
+    } else {
+      const column = conformColumn(source, { name, type: "numeric" });
+      if (column.type !== "numeric") throw new Error("unreachable");
+      column.values.forEach((v, i) => !Number.isNaN(v) && keep.push(i));
+      target = { task: "regression", y: Float64Array.from(keep, (i) => column.values[i]) };
+    }
+    if (keep.length === 0) throw new PartialFitError(`no row of the dataset has a value of the target "${name}"`, "invalid_data", "dataset_id");
+    const X = takeRows(conformFrame(frame, model.features), Int32Array.from(keep));
+    return { model: updated(model, X, target, options), rows: keep.length };
+  } catch (e) {
+    if (e instanceof ConformError) throw new PartialFitError(`${e.message} (as in the model)`, "invalid_data", "dataset_id");
+    throw e;
+  }
+}
+
+function updated(model: FittedModel, X: Frame, target: Target, options: PartialFitOptions): FittedModel {
   const input = applySteps(model.pipeline.steps, X);
   const state = model.algorithm.partialFit!(model.pipeline.state, { X: input, target }, model.params, {
     rng: createRng(options.seed),

@@ -114,6 +114,30 @@ describe("POST /v1/models/{id}/partial-fit", () => {
     assert.equal(refused.json().code, "unusable_input");
   });
 
+  test("dataset_id: a stored dataset's rows update the model as the same JSON rows do", async () => {
+    const laterDataset = (await uploadCsv(t.app, "later", csvOf(later))).id;
+    const byRows = await inject("POST", `/v1/models/${base.id}/partial-fit`, { rows: later, name: "by-rows" });
+    const byDataset = await inject("POST", `/v1/models/${base.id}/partial-fit`, { dataset_id: laterDataset, name: "by-dataset" });
+    assert.equal(byDataset.statusCode, 201, byDataset.body);
+    assert.equal(byDataset.json().partial_fit_dataset_id, laterDataset);
+    assert.equal(byDataset.json().partial_fit_rows, later.length);
+    assert.deepEqual(await probabilities(byDataset.json().id), await probabilities(byRows.json().id));
+  });
+
+  test("dataset_id errors: 404 unknown dataset, 422 unknown_column, 422 invalid_data for a class the model lacks", async () => {
+    const unknown = await inject("POST", `/v1/models/${base.id}/partial-fit`, { dataset_id: "ds_0000000000000000" });
+    assert.equal(unknown.statusCode, 404, unknown.body);
+    const noTarget = (await uploadCsv(t.app, "no-target", "x,z,c\n1,2,u\n")).id;
+    const lacking = await inject("POST", `/v1/models/${base.id}/partial-fit`, { dataset_id: noTarget });
+    assert.equal(lacking.statusCode, 422, lacking.body);
+    assert.equal(lacking.json().code, "unknown_column");
+    const newClass = (await uploadCsv(t.app, "new-class", "x,z,c,y\n1,2,u,a\n3,1,v,zzz\n")).id;
+    const refused = await inject("POST", `/v1/models/${base.id}/partial-fit`, { dataset_id: newClass });
+    assert.equal(refused.statusCode, 422, refused.body);
+    assert.equal(refused.json().code, "invalid_data");
+    assert.match(refused.json().detail, /zzz/);
+  });
+
   test("GET /v1/algorithms says which algorithms have a partial fit", async () => {
     const listed = (await inject("GET", "/v1/algorithms")).json() as { name: string; partial_fit: boolean }[] | { items: { name: string; partial_fit: boolean }[] };
     const items = Array.isArray(listed) ? listed : listed.items;
@@ -162,8 +186,8 @@ describe("POST /v1/models/{id}/partial-fit", () => {
     }
   });
 
-  test("400 for an empty or malformed body", async () => {
-    for (const payload of [{ rows: [] }, {}, { rows: later, extra: 1 }]) {
+  test("400 for an empty or malformed body, or both rows and dataset_id", async () => {
+    for (const payload of [{ rows: [] }, {}, { rows: later, extra: 1 }, { rows: later, dataset_id: firstDataset }]) {
       const res = await inject("POST", `/v1/models/${base.id}/partial-fit`, payload);
       assert.equal(res.statusCode, 400, res.body);
     }

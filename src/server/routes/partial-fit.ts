@@ -29,10 +29,17 @@ const body = z
     rows: z
       .array(z.record(z.string(), z.unknown()))
       .min(1)
-      .describe("New labelled rows: every feature of the model (null for a missing value) and the target, whose value must be one of the model's classes (classification) or a number (regression). At most XIGUA_PREDICT_MAX_ROWS."),
+      .optional()
+      .describe("New labelled rows: every feature of the model (null for a missing value) and the target, whose value must be one of the model's classes (classification) or a number (regression). At most XIGUA_PREDICT_MAX_ROWS. Give rows or dataset_id, not both."),
+    dataset_id: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Or a stored dataset with the model's feature columns and target: its rows update the model (rows without a target value are left out)."),
     name: modelName.optional().describe("The new model's name (it becomes that name's next version); default: the parent's name, or none."),
   })
-  .strict();
+  .strict()
+  .refine((b) => (b.rows === undefined) !== (b.dataset_id === undefined), { message: "give either rows or dataset_id" });
 
 export const partialFitRoutes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -46,9 +53,9 @@ export const partialFitRoutes: FastifyPluginAsync = async (base) => {
         tags: ["models"],
         summary: "Update a model with new labelled rows without refitting from scratch (naive_bayes, perceptron, SGD linear models, mlp): a new model, the next version of its name, with its lineage",
         description:
-          "201 with the new model (already trained; `parent_model_id` names the model it was updated from, `partial_fit_rows` the rows added). The model's fitted preprocessing steps are applied to the rows as they are (not refitted). " +
-          "404: unknown model; 409: the model has not succeeded; 413: more rows than XIGUA_PREDICT_MAX_ROWS; 422 unsupported_task: not a classifier or regressor; 422 unusable_request: the algorithm has no partial fit; " +
-          "422 invalid_data: a row lacks a feature or the target, or its target is not one of the model's classes, or a value does not fit its column; 422 unusable_input: the learner cannot take this update (e.g. naive_bayes with numeric: kde).",
+          "The rows are JSON `rows` or the rows of a stored dataset (`dataset_id`). 201 with the new model (already trained; `parent_model_id` names the model it was updated from, `partial_fit_rows` the rows added, `partial_fit_dataset_id` the dataset). The model's fitted preprocessing steps are applied to the rows as they are (not refitted). " +
+          "404: unknown model or dataset; 409: the model has not succeeded; 413: more rows than XIGUA_PREDICT_MAX_ROWS; 422 unsupported_task: not a classifier or regressor; 422 unusable_request: the algorithm has no partial fit; " +
+          "422 unknown_column: the dataset lacks a feature or the target; 422 invalid_data: a row lacks a feature or the target, or its target is not one of the model's classes, or a value does not fit its column; 422 unusable_input: the learner cannot take this update (e.g. naive_bayes with numeric: kde).",
         params: modelRefParams,
         body,
         response: { 201: modelSchema, 404: problemSchema, 409: problemSchema, 413: problemSchema, 503: problemSchema, ...errorResponses },
@@ -62,9 +69,17 @@ export const partialFitRoutes: FastifyPluginAsync = async (base) => {
       const algorithm = getAlgorithm(model.spec.algorithm);
       const refusal = algorithm ? partialFitRefusal(algorithm, model.spec.task) : null;
       if (refusal) throw new ApiError(refusal.code, refusal.message, [{ path: refusal.path, message: refusal.message }]);
-      const { rows, name } = request.body;
-      checkRowCount(rows.length, config.predictMaxRows);
-      const made = await compute.partialFit({ modelId: model.id, sha256: model.artifact_sha256, rows, name: name ?? model.name });
+      const { rows, dataset_id: datasetId, name } = request.body;
+      if (rows) checkRowCount(rows.length, config.predictMaxRows);
+      if (datasetId !== undefined) {
+        const dataset = await store.datasets.get(datasetId);
+        if (!dataset) throw new ApiError("not_found", `dataset ${datasetId} does not exist`, [{ path: "dataset_id", message: "unknown dataset" }]);
+        const columns = new Set(dataset.columns.map((c) => c.name));
+        const missing = [...model.spec.features, model.spec.target ?? ""].filter((f) => !columns.has(f));
+        if (missing.length) throw new ApiError("unknown_column", `the dataset lacks the model's column(s) ${missing.join(", ")}`, missing.map((f) => ({ path: "dataset_id", message: `no column ${f}` })));
+      }
+      const source = rows ? { rows } : { datasetId };
+      const made = await compute.partialFit({ modelId: model.id, sha256: model.artifact_sha256, ...source, name: name ?? model.name });
       reply.header("location", `/v1/models/${made.id}`);
       return reply.code(201).send(modelToWire(made));
     },

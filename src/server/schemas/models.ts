@@ -88,6 +88,7 @@ export const modelSchema = z
     seed: z.number().int(),
     parent_model_id: z.string().optional().describe("A model made by POST /v1/models/{id}/partial-fit: the model it was updated from."),
     partial_fit_rows: z.number().int().optional().describe("A model made by partial-fit: the rows it added to its parent's."),
+    partial_fit_dataset_id: z.string().optional().describe("A model made by partial-fit from a stored dataset: that dataset."),
     evaluation_id: z.string().optional(),
     metrics: metricsSchema.optional(),
     n_clusters: z.number().int().optional().describe("Clustering: the clusters found on the training rows (noise not counted)."),
