@@ -6,7 +6,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { takeRows } from "../../../src/data/frame.js";
+import { makeFrame, takeRows, type Frame } from "../../../src/data/frame.js";
 import type { TrainingSet } from "../../../src/models/contract.js";
 import { naiveBayes, naiveBayesParams } from "../../../src/models/bayes/naive-bayes.js";
 import type { NaiveBayesState } from "../../../src/models/bayes/naive-bayes-state.js";
@@ -16,10 +16,23 @@ import { roundTrip } from "./helpers.js";
 const wm3 = watermelon("3.0");
 const n = wm3.X.rowCount;
 
-function subset(rows: number[], weights?: Float64Array): TrainingSet {
+/** watermelon 3.0 with the given cells (row × column + column) missing: naive_bayes counts a row only for the attributes it has. */
+function withMissing(cells: readonly number[]): Frame {
+  const d = wm3.X.columns.length;
+  const blank = new Set(cells.map((c) => c % (n * d)));
+  return makeFrame(
+    wm3.X.columns.map((c, j) =>
+      c.type === "numeric"
+        ? { ...c, values: c.values.map((v, i) => (blank.has(i * d + j) ? NaN : v)) }
+        : { ...c, codes: c.codes.map((v, i) => (blank.has(i * d + j) ? -1 : v)) },
+    ),
+  );
+}
+
+function subset(rows: number[], weights?: Float64Array, X: Frame = wm3.X): TrainingSet {
   const t = wm3.target as { task: "classification"; y: Int32Array; classes: readonly string[] };
   return {
-    X: takeRows(wm3.X, rows),
+    X: takeRows(X, rows),
     target: { task: "classification", classes: t.classes, y: Int32Array.from(rows, (i) => t.y[i]) },
     ...(weights ? { weights: Float64Array.from(rows, (i) => weights[i]) } : {}),
   };
@@ -45,25 +58,27 @@ const paramsArb = fc.record({
 });
 
 describe("naive_bayes partial_fit", () => {
-  test("any order of the rows cut into any pieces: the batch fit's counts, prior, means and variances", () => {
+  test("any order of the rows (some cells missing) cut into any pieces: the batch fit's counts, prior, means and variances", () => {
     fc.assert(
       fc.property(
         fc.shuffledSubarray([...Array(n).keys()], { minLength: n, maxLength: n }),
         fc.uniqueArray(fc.integer({ min: 1, max: n - 1 }), { maxLength: 5 }),
         paramsArb,
         fc.boolean(),
-        (order, cuts, raw, weighted) => {
+        fc.array(fc.nat(), { maxLength: 12 }),
+        (order, cuts, raw, weighted, blanks) => {
           const p = naiveBayesParams.parse(raw);
           const weights = weighted ? Float64Array.from({ length: n }, (_, i) => 0.5 + (i % 3)) : undefined;
+          const X = withMissing(blanks);
           const bounds = [0, ...[...cuts].sort((a, b) => a - b), n];
-          let state = naiveBayes.fit(subset(order.slice(0, bounds[1]), weights), p, ctx());
+          let state = naiveBayes.fit(subset(order.slice(0, bounds[1]), weights, X), p, ctx());
           for (let b = 1; b + 1 < bounds.length; b++) {
             const before = structuredClone(state);
-            const next = naiveBayes.partialFit!(state, subset(order.slice(bounds[b], bounds[b + 1]), weights), p, ctx());
+            const next = naiveBayes.partialFit!(state, subset(order.slice(bounds[b], bounds[b + 1]), weights, X), p, ctx());
             assertSameModel(state, before); // the old state is not modified
             state = roundTrip(naiveBayes, next);
           }
-          assertSameModel(state, naiveBayes.fit(subset(order, weights), p, ctx()));
+          assertSameModel(state, naiveBayes.fit(subset(order, weights, X), p, ctx()));
         },
       ),
       { numRuns: 60 },
