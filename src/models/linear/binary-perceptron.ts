@@ -143,9 +143,7 @@ export const binaryPerceptron: BinaryLearner<BinaryPerceptronParams, BinaryPerce
     const { n, p } = design;
     const rows = rowMajor(design.columns, n, p);
     const w = new Float64Array(p);
-    const run = runEpochs(rows, y, n, p, w, 0, params, ctx, params.max_iter);
-    const theta = run.theta;
-    const { epochs, mistakes } = run;
+    const { theta, epochs, mistakes } = runEpochs(rows, y, n, p, w, 0, params, ctx, params.max_iter);
     return {
       features: design.names,
       classes: [...classes],
