@@ -100,6 +100,13 @@ export interface Algorithm<P = any, S = any> {
   readonly scaleSensitive: boolean;
   /** The task this fit will perform, given the target (null for unsupervised). Throws a ParamError-like message if unsupported. */
   fit(train: TrainingSet, params: P, ctx: FitContext): S;
+  /**
+   * Incremental learning (POST /v1/models/{id}/partial-fit): the state updated with new labelled rows,
+   * without refitting from scratch; `train` has the fitted model's columns (already through its
+   * preprocessing steps) and, for a classifier, its classes. The old state is not modified.
+   * Algorithms without it answer 422 there.
+   */
+  partialFit?(state: S, train: TrainingSet, params: P, ctx: FitContext): S;
   predict(state: S, X: Frame): Prediction;
   /**
    * Clustering methods that label only the rows they were fitted on (agnes, diana, optics):

@@ -37,6 +37,7 @@ import { modelRoutes } from "./routes/models.js";
 import { uiRoutes } from "./routes/ui.js";
 import { registryRoutes } from "./routes/registry.js";
 import { transformRoutes } from "./routes/transform.js";
+import { partialFitRoutes } from "./routes/partial-fit.js";
 import { mlflowRoutes } from "./routes/mlflow.js";
 import { oipRoutes } from "./routes/oip.js";
 import { metricsRoutes } from "./routes/metrics.js";
@@ -237,6 +238,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(modelRoutes, { prefix: "/v1" });
   await app.register(registryRoutes, { prefix: "/v1" });
   await app.register(transformRoutes, { prefix: "/v1" });
+  await app.register(partialFitRoutes, { prefix: "/v1" });
   await app.register(evaluationRoutes, { prefix: "/v1" });
   await app.register(comparisonRoutes, { prefix: "/v1" });
   await app.register(searchRoutes, { prefix: "/v1" });

@@ -17,6 +17,9 @@ const shape = z
     prior: f64,
     mean: f64,
     var: f64,
+    /** Absent from artifacts written before partial_fit existed (then partial_fit refuses a model with continuous attributes). */
+    moment_w: f64.optional(),
+    moment_ss: f64.optional(),
     kde_offset: i32,
     kde_x: f64,
     kde_w: f64,
@@ -34,6 +37,14 @@ export const naiveBayesStateSchema = shape.superRefine(
     if (!checkLength(s.prior, K, "prior", report, "classes") || !checkCounts(s.prior, "prior", report)) return;
     if (!checkLength(s.mean, K * d, "mean", report, "classes × features") || !checkLength(s.var, K * d, "var", report, "classes × features")) return;
     if (!checkFinite(s.mean, "mean", report) || !checkPositive(s.var, "var", report)) return;
+    if ((s.moment_w === undefined) !== (s.moment_ss === undefined)) {
+      report("moment_w and moment_ss come together", ["moment_w"]);
+      return;
+    }
+    if (s.moment_w && s.moment_ss) {
+      if (!checkLength(s.moment_w, K * d, "moment_w", report, "classes × features") || !checkLength(s.moment_ss, K * d, "moment_ss", report, "classes × features")) return;
+      if (!checkCounts(s.moment_w, "moment_w", report) || !checkCounts(s.moment_ss, "moment_ss", report)) return;
+    }
     const kde = s.numeric === "kde";
     if (!checkLength(s.kde_h2, kde ? K * d : 0, "kde_h2", report) || !checkPositive(s.kde_h2, "kde_h2", report)) return;
     const blocks = kde ? d * K : 0;

@@ -14,8 +14,9 @@ import type { Frame } from "../../data/frame.js";
 import type { Algorithm, FitContext, Prediction, TrainingSet } from "../contract.js";
 import { throwIfAborted } from "../contract.js";
 import { ValueBudget, maxValuesOf } from "../explain-bounds.js";
-import { codeFrame, conditionalLogs, prepare } from "./coded.js";
-import { fitContinuous } from "./continuous.js";
+import { UnusableInputError } from "../contract.js";
+import { classTarget, codeFrame, conditionalLogs, countClasses, countSingles, prepare } from "./coded.js";
+import { classMoments, fitContinuous, gaussiansOf, mergeMoments } from "./continuous.js";
 import { naiveBayesStateSchema, type NaiveBayesState } from "./naive-bayes-state.js";
 import { alphaParam, classPriorParam, nBinsParam } from "./params.js";
 import { finishScores, logOrZero, resolvePrior } from "./scores.js";
@@ -62,6 +63,45 @@ function fit(train: TrainingSet, p: NaiveBayesParams, ctx: FitContext): NaiveBay
     variance: p.variance,
     prior: resolvePrior(p.class_prior, class_count, classes, p.alpha),
     ...continuous,
+  };
+}
+
+/**
+ * partial_fit: the new rows' counts are added to the state's and the Gaussians' moments merged (Chan's
+ * parallel update), so any split of the rows gives the model one fit on all of them gives (to rounding).
+ * The class prior is resolved again from the new counts. Discretized attributes keep their fitted bin
+ * edges (new rows are counted into them); a KDE keeps every training value, and is refused — refit instead.
+ * The classes are the model's: a new class needs a refit (the route answers 422 before this runs).
+ */
+function partialFit(s: NaiveBayesState, train: TrainingSet, p: NaiveBayesParams, ctx: FitContext): NaiveBayesState {
+  if (s.numeric === "kde") throw new UnusableInputError('naive_bayes with numeric: "kde" keeps every training value and cannot be updated in place; train a new model on all the rows');
+  const { y, classes, w } = classTarget(train, "naive_bayes");
+  if (classes.length !== s.classes.length || classes.some((c, k) => c !== s.classes[k])) throw new UnusableInputError("partial_fit rows must use the model's classes");
+  const K = classes.length;
+  const coded = codeFrame(s, train.X);
+  const continuous = coded.values.map((v) => v !== null);
+  if (continuous.some(Boolean) && !(s.moment_w && s.moment_ss)) {
+    throw new UnusableInputError("this naive_bayes model was stored without the moments partial_fit needs (an older artifact); train it again once");
+  }
+  throwIfAborted(ctx.signal);
+  const class_count = Float64Array.from(s.class_count);
+  const added = countClasses(y, w, K, "naive_bayes");
+  for (let k = 0; k < K; k++) class_count[k] += added[k];
+  const single = Float64Array.from(s.single);
+  const more = countSingles(coded, s.levels, y, w, K).single;
+  for (let t = 0; t < single.length; t++) single[t] += more[t];
+  const old = { w: s.moment_w ?? new Float64Array(s.mean.length), mean: s.mean, ss: s.moment_ss ?? new Float64Array(s.mean.length) };
+  const moments = mergeMoments(old, classMoments(coded, y, w, K));
+  const gaussians = gaussiansOf(moments, continuous, K, { variance: s.variance, varSmoothing: p.var_smoothing });
+  return {
+    ...s,
+    class_count,
+    single,
+    prior: resolvePrior(p.class_prior, class_count, classes, p.alpha),
+    mean: gaussians.mean,
+    var: gaussians.var,
+    moment_w: moments.w,
+    moment_ss: moments.ss,
   };
 }
 
@@ -259,6 +299,7 @@ export const naiveBayes: Algorithm<NaiveBayesParams, NaiveBayesState> = {
   // var_smoothing's epsilon is relative to the widest numeric column (GaussianNB's rule), which ties the columns' units together.
   scaleSensitive: true,
   fit,
+  partialFit,
   predict,
   explain,
 };

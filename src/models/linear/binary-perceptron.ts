@@ -9,7 +9,7 @@
 import { z } from "zod";
 import type { Frame } from "../../data/frame.js";
 import { shuffleInPlace } from "../../data/random.js";
-import { UnusableInputError, throwIfAborted } from "../contract.js";
+import { UnusableInputError, throwIfAborted, type FitContext, type TrainingSet } from "../contract.js";
 import type { BinaryLearner } from "../multiclass/binary-learner.js";
 import { checkClasses, checkFinite, checkLength, f64, structural } from "../state-schemas.js";
 import { classificationTarget } from "./classification.js";
@@ -64,6 +64,69 @@ function decision(state: BinaryPerceptronState, X: Frame): Float64Array {
   return scores;
 }
 
+/** Row-major n × p copy of the design's columns: the update loop reads one row at a time. */
+function rowMajor(columns: readonly Float64Array[], n: number, p: number): Float64Array {
+  const rows = new Float64Array(n * p);
+  columns.forEach((c, j) => {
+    for (let i = 0; i < n; i++) rows[i * p + j] = c[i];
+  });
+  return rows;
+}
+
+/**
+ * The update loop, shared by fit and partial_fit: up to `maxEpochs` passes (each in a new seeded
+ * order with shuffle), stopping after a pass without a mistake; `w` is updated in place.
+ */
+function runEpochs(rows: Float64Array, y: Int32Array, n: number, p: number, w: Float64Array, theta0: number, params: BinaryPerceptronParams, ctx: FitContext, maxEpochs: number) {
+  let theta = theta0;
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  let epochs = 0;
+  let mistakes = n;
+  while (epochs < maxEpochs && mistakes > 0) {
+    throwIfAborted(ctx.signal);
+    if (params.shuffle) shuffleInPlace(order, ctx.rng);
+    mistakes = 0;
+    for (let t = 0; t < n; t++) {
+      const i = order[t];
+      const o = i * p;
+      let s = -theta;
+      for (let j = 0; j < p; j++) s += w[j] * rows[o + j];
+      const predicted = s >= 0 ? 1 : 0;
+      const err = y[i] - predicted;
+      if (err === 0) continue;
+      mistakes++;
+      const step = params.eta0 * err;
+      for (let j = 0; j < p; j++) w[j] += step * rows[o + j];
+      if (params.fit_intercept) theta -= step;
+    }
+    epochs++;
+    ctx.progress(epochs / maxEpochs);
+  }
+  return { theta, epochs, mistakes };
+}
+
+/**
+ * partial_fit: one pass over the new rows (in a seeded order with shuffle), continuing from the
+ * weights and threshold — scikit-learn's Perceptron.partial_fit, one epoch. feature_std (only the
+ * importances' scale) stays the fit's.
+ */
+function partialFit(state: BinaryPerceptronState, train: TrainingSet, params: BinaryPerceptronParams, ctx: FitContext): BinaryPerceptronState {
+  const { y, classes } = classificationTarget(train, NAME);
+  if (classes.length !== 2 || classes.some((c, k) => c !== state.classes[k])) throw new UnusableInputError(`partial_fit rows must use the model's classes`);
+  const columns = fittedColumns(train.X, state.features, NAME);
+  const n = train.X.rowCount;
+  const p = columns.length;
+  const w = Float64Array.from(state.coef);
+  const run = runEpochs(rowMajor(columns, n, p), y, n, p, w, state.threshold, params, ctx, 1);
+  return {
+    ...state,
+    coef: w,
+    threshold: run.theta,
+    diagnostics: { ...state.diagnostics, converged: run.mistakes === 0, iterations: state.diagnostics.iterations + run.epochs, loss: run.mistakes },
+  };
+}
+
 export const binaryPerceptron: BinaryLearner<BinaryPerceptronParams, BinaryPerceptronState> = {
   name: NAME,
   family: "linear",
@@ -78,36 +141,9 @@ export const binaryPerceptron: BinaryLearner<BinaryPerceptronParams, BinaryPerce
     const { y, classes } = classificationTarget(train, NAME);
     if (classes.length !== 2) throw new UnusableInputError(`the binary ${NAME} got ${classes.length} classes`);
     const { n, p } = design;
-    const rows = new Float64Array(n * p);
-    design.columns.forEach((c, j) => {
-      for (let i = 0; i < n; i++) rows[i * p + j] = c[i];
-    });
+    const rows = rowMajor(design.columns, n, p);
     const w = new Float64Array(p);
-    let theta = 0;
-    const order = new Int32Array(n);
-    for (let i = 0; i < n; i++) order[i] = i;
-    let epochs = 0;
-    let mistakes = n;
-    while (epochs < params.max_iter && mistakes > 0) {
-      throwIfAborted(ctx.signal);
-      if (params.shuffle) shuffleInPlace(order, ctx.rng);
-      mistakes = 0;
-      for (let t = 0; t < n; t++) {
-        const i = order[t];
-        const o = i * p;
-        let s = -theta;
-        for (let j = 0; j < p; j++) s += w[j] * rows[o + j];
-        const predicted = s >= 0 ? 1 : 0;
-        const err = y[i] - predicted;
-        if (err === 0) continue;
-        mistakes++;
-        const step = params.eta0 * err;
-        for (let j = 0; j < p; j++) w[j] += step * rows[o + j];
-        if (params.fit_intercept) theta -= step;
-      }
-      epochs++;
-      ctx.progress(epochs / params.max_iter);
-    }
+    const { theta, epochs, mistakes } = runEpochs(rows, y, n, p, w, 0, params, ctx, params.max_iter);
     return {
       features: design.names,
       classes: [...classes],
@@ -117,6 +153,7 @@ export const binaryPerceptron: BinaryLearner<BinaryPerceptronParams, BinaryPerce
       diagnostics: { solver: "perceptron", converged: mistakes === 0, iterations: epochs, loss: mistakes, grad_norm: null },
     };
   },
+  partialFit,
   predict(state, X) {
     const scores = decision(state, X);
     const labels = new Int32Array(scores.length);

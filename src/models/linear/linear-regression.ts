@@ -8,7 +8,7 @@ import type { Algorithm } from "../contract.js";
 import { explainRegressor } from "./explain.js";
 import { regressorStateSchema, type RegressorState } from "./linear-state.js";
 import { solverParams, type IterativeSettings } from "./params.js";
-import { closedForm, iterative } from "./regression-fit.js";
+import { closedForm, iterative, partialIterative } from "./regression-fit.js";
 import { predictRegressor } from "./regressor-predict.js";
 
 const NAME = "linear_regression";
@@ -31,6 +31,8 @@ export const linearRegression: Algorithm<LinearRegressionParams, RegressorState>
     if (params.solver === "lstsq") return closedForm(train, NAME, 0, params.fit_intercept, "lstsq");
     return iterative(train, NAME, 0, params, ctx);
   },
+  /** The SGD models (a gradient solver): one epoch over the new rows from the coefficients (regression-fit.ts). */
+  partialFit: (state, train, params, ctx) => partialIterative(state, train, NAME, 0, params, ctx),
   predict: (state, X) => predictRegressor(state, X, NAME),
   explain: (state) => explainRegressor(state),
 };

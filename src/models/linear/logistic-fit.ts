@@ -9,6 +9,7 @@
  */
 import { UnusableInputError, type FitContext, type TrainingSet } from "../contract.js";
 import { minimize } from "../optim/minimize.js";
+import { FIRST_ORDER_METHODS } from "../optim/types.js";
 import { classificationTarget, classWeights, rowWeights } from "./classification.js";
 import { checkWeights, numericDesign } from "./design.js";
 import type { ClassifierKind, ClassifierState } from "./linear-state.js";
@@ -22,18 +23,25 @@ export type LogisticSettings = PenalisedSettings & {
   multi_class: "auto" | "multinomial";
 };
 
-export function fitLogistic(train: TrainingSet, algorithm: string, settings: LogisticSettings, ctx: FitContext): ClassifierState {
+/**
+ * `start` (partial_fit, the SGD models): one epoch of a gradient solver over these rows from the
+ * state's coefficients, in the features' own units (no normalize_features: the new rows' statistics
+ * would move the origin) and with the optimiser's moments afresh (not in the artifact), so plain
+ * gd continues exactly; the classes and the binary / multinomial kind are the state's.
+ */
+export function fitLogistic(train: TrainingSet, algorithm: string, settings: LogisticSettings, ctx: FitContext, start?: ClassifierState): ClassifierState {
   const design = numericDesign(train.X, algorithm);
   const { y, classes } = classificationTarget(train, algorithm);
+  if (start) checkContinuation(start, design.names, classes, settings.solver, algorithm);
   checkWeights(train.weights, design.n, algorithm);
   if (hasL1(settings) && settings.solver !== "gd" && settings.solver !== "lbfgs") {
     throw new UnusableInputError(`${algorithm}: penalty ${settings.penalty} needs solver "lbfgs" (OWL-QN) or "gd" (proximal), not ${settings.solver}`);
   }
   const K = classes.length;
-  const kind: ClassifierKind = settings.multi_class === "auto" && K === 2 ? "binary" : "multinomial";
+  const kind: ClassifierKind = start ? start.kind : settings.multi_class === "auto" && K === 2 ? "binary" : "multinomial";
   const { n, p } = design;
-  const s = standardize(design, train.weights, settings.fit_intercept, settings.normalize_features);
-  const options = minimizeOptions(settings, ctx);
+  const s = standardize(design, train.weights, settings.fit_intercept, start ? false : settings.normalize_features);
+  const options = start ? { ...minimizeOptions(settings, ctx), maxIter: 1 } : minimizeOptions(settings, ctx);
 
   const penalties = (total: number): { l2?: Float64Array; l1?: Float64Array } => {
     if (settings.penalty === "none") return {};
@@ -52,7 +60,14 @@ export function fitLogistic(train: TrainingSet, algorithm: string, settings: Log
   const { l2, l1 } = penalties(sum(weights, n));
   const lossOptions = { fitIntercept: settings.fit_intercept, weights, l2 };
   const objective = kind === "binary" ? binaryLogisticLoss(s.features, Float64Array.from(y), lossOptions) : multinomialLoss(s.features, y, K, lossOptions);
-  const result = minimize(objective, new Float64Array(rows * q), { ...options, l1: l1 && padded(l1, rows, p, q) });
+  const x0 = new Float64Array(rows * q);
+  if (start) {
+    for (let r = 0; r < rows; r++) {
+      x0.set(start.coef.subarray(r * p, (r + 1) * p), r * q);
+      if (settings.fit_intercept) x0[r * q + p] = start.intercept[r];
+    }
+  }
+  const result = minimize(objective, x0, { ...options, l1: l1 && padded(l1, rows, p, q) });
 
   const coef = new Float64Array(rows * p);
   const intercept = new Float64Array(rows);
@@ -73,9 +88,17 @@ export function fitLogistic(train: TrainingSet, algorithm: string, settings: Log
     kind,
     coef,
     intercept,
-    feature_std: s.std,
-    diagnostics: { solver: settings.solver, converged: result.converged, iterations: result.iterations, loss: result.loss, grad_norm: result.gradNorm },
+    feature_std: start ? start.feature_std : s.std,
+    diagnostics: { solver: settings.solver, converged: result.converged, iterations: (start?.diagnostics.iterations ?? 0) + result.iterations, loss: result.loss, grad_norm: result.gradNorm },
   };
+}
+
+function checkContinuation(start: ClassifierState, features: readonly string[], classes: readonly string[], solver: string, algorithm: string): void {
+  if (!(FIRST_ORDER_METHODS as readonly string[]).includes(solver)) {
+    throw new UnusableInputError(`${algorithm} with solver ${solver} has no epochs to continue; partial_fit needs a gradient solver (${FIRST_ORDER_METHODS.join(", ")})`);
+  }
+  if (features.length !== start.features.length || features.some((f, j) => f !== start.features[j])) throw new UnusableInputError(`partial_fit rows must have the model's features`);
+  if (classes.length !== start.classes.length || classes.some((c, k) => c !== start.classes[k])) throw new UnusableInputError("partial_fit rows must use the model's classes");
 }
 
 function sum(weights: Float64Array | undefined, n: number): number {

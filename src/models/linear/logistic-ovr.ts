@@ -12,7 +12,7 @@ import { z } from "zod";
 import type { FitContext, TrainingSet } from "../contract.js";
 import type { BinaryLearner } from "../multiclass/binary-learner.js";
 import { oneVsRest } from "../multiclass/code-matrix.js";
-import { fitMulticlass, multiclassStateSchema, type MulticlassState } from "../multiclass/wrapper.js";
+import { fitMulticlass, partialFitMulticlass, multiclassStateSchema, type MulticlassState } from "../multiclass/wrapper.js";
 import { classificationTarget, classWeights, rowWeights } from "./classification.js";
 import { predictClassifier } from "./classifier-predict.js";
 import { fittedColumns } from "./design.js";
@@ -36,6 +36,7 @@ export const binaryLogistic: BinaryLearner<LogisticRegressionParams, ClassifierS
   accepts: { categorical: false, missing: false, weights: true },
   scaleSensitive: true, // penalised (C) by default
   fit: (train, params, ctx) => fitLogistic(train, NAME, { ...params, multi_class: "auto" }, ctx),
+  partialFit: (state, train, params, ctx) => fitLogistic(train, NAME, { ...params, multi_class: "auto" }, ctx, state),
   predict: (state, X) => predictClassifier(state, X, NAME),
   decision(state, X) {
     return linearScores(fittedColumns(X, state.features, NAME), X.rowCount, state.coef, state.intercept, 1);
@@ -93,6 +94,16 @@ export function fitLogisticOvr(train: TrainingSet, params: LogisticRegressionPar
   const binaryParams = { ...params, class_weight: record ? null : params.class_weight };
   const model = fitMulticlass(binaryLogistic, { ...train, weights }, binaryParams, { multiclass: "ovr", code_matrix: "random", code_size: 1, decoding: "hamming" }, ctx);
   return { kind: "ovr", features: model.models[0].features, model, diagnostics: combinedDiagnostics(model.models.map((m) => m.diagnostics)) };
+}
+
+/** partial_fit of each class's binary model on the new rows (one epoch of its gradient solver), weighted as fitLogisticOvr weighs them. */
+export function partialFitLogisticOvr(state: LogisticOvrState, train: TrainingSet, params: LogisticRegressionParams, ctx: FitContext): LogisticOvrState {
+  const { y, classes } = classificationTarget(train, NAME);
+  const record = params.class_weight !== null && params.class_weight !== "balanced";
+  const weights = record ? rowWeights(y, classWeights(params.class_weight, y, classes, NAME), train.weights) : train.weights;
+  const binaryParams = { ...params, class_weight: record ? null : params.class_weight };
+  const model = partialFitMulticlass(binaryLogistic, state.model, { ...train, weights }, binaryParams, ctx);
+  return { ...state, model, diagnostics: combinedDiagnostics(model.models.map((m) => m.diagnostics)) };
 }
 
 /** Class c's model is row c, so the explanation is that of a per-class linear model. */

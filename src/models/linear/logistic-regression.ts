@@ -11,7 +11,7 @@ import { classificationTarget } from "./classification.js";
 import { predictClassifier } from "./classifier-predict.js";
 import { explainClassifier } from "./explain.js";
 import { fitLogistic } from "./logistic-fit.js";
-import { binaryLogistic, explainLogisticOvr, fitLogisticOvr, isLogisticOvr, logisticStateSchema, type LogisticState } from "./logistic-ovr.js";
+import { binaryLogistic, explainLogisticOvr, fitLogisticOvr, isLogisticOvr, partialFitLogisticOvr, logisticStateSchema, type LogisticState } from "./logistic-ovr.js";
 import { logisticRegressionParams, type LogisticRegressionParams } from "./logistic-params.js";
 
 export { classWeightParam, logisticRegressionParams, type LogisticRegressionParams } from "./logistic-params.js";
@@ -31,6 +31,11 @@ export const logisticRegression: Algorithm<LogisticRegressionParams, LogisticSta
   fit(train, params, ctx) {
     if (params.multiclass === "ovr" && classificationTarget(train, NAME).classes.length > 2) return fitLogisticOvr(train, params, ctx);
     return fitLogistic(train, NAME, { ...params, multi_class: params.multiclass === "multinomial" ? "multinomial" : "auto" }, ctx);
+  },
+  /** The SGD models (a gradient solver): one epoch over the new rows from the coefficients (logistic-fit.ts). */
+  partialFit(state, train, params, ctx) {
+    if (isLogisticOvr(state)) return partialFitLogisticOvr(state, train, params, ctx);
+    return fitLogistic(train, NAME, { ...params, multi_class: params.multiclass === "multinomial" ? "multinomial" : "auto" }, ctx, state);
   },
   predict: (state, X) => (isLogisticOvr(state) ? predictMulticlass(binaryLogistic, state.model, X) : predictClassifier(state, X, NAME)),
   explain: (state) => (isLogisticOvr(state) ? explainLogisticOvr(state) : explainClassifier(state)),

@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { Algorithm } from "../contract.js";
 import { multiclassParamsShape } from "../multiclass/params.js";
 import { refuseInert } from "../optim/solver-options.js";
-import { fitMulticlass, multiclassStateSchema, predictMulticlass, type MulticlassState } from "../multiclass/wrapper.js";
+import { fitMulticlass, multiclassStateSchema, partialFitMulticlass, predictMulticlass, type MulticlassState } from "../multiclass/wrapper.js";
 import { binaryPerceptron, binaryPerceptronParamsShape, binaryPerceptronState, explainBinaryPerceptron, type BinaryPerceptronState } from "./binary-perceptron.js";
 import { classificationTarget } from "./classification.js";
 import { combinedDiagnostics, diagnosticsSchema, type Diagnostics } from "./linear-state.js";
@@ -80,6 +80,12 @@ export const perceptron: Algorithm<PerceptronParams, PerceptronState> = {
     if (classificationTarget(train, NAME).classes.length === 2) return binaryPerceptron.fit(train, params, ctx);
     const model = fitMulticlass(binaryPerceptron, train, params, params, ctx);
     return { features: model.models[0].features, model, diagnostics: combinedDiagnostics(model.models.map((m) => m.diagnostics)) };
+  },
+  /** One pass over the new rows per binary model (binary-perceptron.ts), the code matrix kept. */
+  partialFit(state, train, params, ctx) {
+    if (!isMulticlassPerceptron(state)) return binaryPerceptron.partialFit!(state, train, params, ctx);
+    const model = partialFitMulticlass(binaryPerceptron, state.model, train, params, ctx);
+    return { ...state, model, diagnostics: combinedDiagnostics(model.models.map((m) => m.diagnostics)) };
   },
   predict: (state, X) => (isMulticlassPerceptron(state) ? predictMulticlass(binaryPerceptron, state.model, X) : binaryPerceptron.predict(state, X)),
   explain: (state) => (isMulticlassPerceptron(state) ? explainMulticlass(state) : explainBinaryPerceptron(state)),

@@ -4,6 +4,7 @@
  */
 import { UnusableInputError, type FitContext, type TrainingSet } from "../contract.js";
 import { minimize } from "../optim/minimize.js";
+import { FIRST_ORDER_METHODS, type FirstOrderMethod } from "../optim/types.js";
 import { checkWeights, moments, numericDesign, type Design } from "./design.js";
 import { leastSquares } from "./least-squares.js";
 import type { RegressorState } from "./linear-state.js";
@@ -54,5 +55,39 @@ export function iterative(train: TrainingSet, algorithm: string, alpha: number, 
     intercept,
     feature_std: s.std,
     diagnostics: { solver: method, converged: result.converged, iterations: result.iterations, loss: result.loss, grad_norm: result.gradNorm },
+  };
+}
+
+/**
+ * partial_fit of a gradient-trained regressor (the SGD linear models: solver gd with batch_size for
+ * mini-batches, momentum, nesterov, adagrad, rmsprop, adam): one epoch of the solver over the new
+ * rows, from the stored coefficients, on the same objective restricted to those rows. The epoch runs
+ * in the features' own units (no normalize_features: the new rows' statistics would move the
+ * origin), and the optimiser's moments start afresh (they are not in the artifact), so plain gd
+ * continues exactly. A closed-form or second-order fit has no epochs to continue: refused.
+ */
+export function partialIterative(state: RegressorState, train: TrainingSet, algorithm: string, alpha: number, params: { solver: string; fit_intercept: boolean }, ctx: FitContext): RegressorState {
+  if (!(FIRST_ORDER_METHODS as readonly string[]).includes(params.solver)) {
+    throw new UnusableInputError(`${algorithm} with solver ${params.solver} has no epochs to continue; partial_fit needs a gradient solver (${FIRST_ORDER_METHODS.join(", ")})`);
+  }
+  const settings = params as GradientParams & { solver: FirstOrderMethod };
+  const design: Design = numericDesign(train.X, algorithm);
+  if (design.names.length !== state.features.length || design.names.some((f, j) => f !== state.features[j])) {
+    throw new UnusableInputError(`partial_fit rows must have the model's features (${state.features.join(", ")})`);
+  }
+  const y = regressionTarget(train, algorithm);
+  checkWeights(train.weights, design.n, algorithm);
+  const s = standardize(design, train.weights, settings.fit_intercept, false);
+  const l2 = alpha > 0 ? penaltyWeights(alpha / s.total, s.scale, 2) : undefined;
+  const objective = squaredLoss(s.features, y, { fitIntercept: settings.fit_intercept, weights: train.weights, l2 });
+  const x0 = new Float64Array(objective.size);
+  x0.set(state.coef);
+  if (settings.fit_intercept) x0[design.p] = state.intercept;
+  const result = minimize(objective, x0, { ...minimizeOptions(settings, ctx), maxIter: 1 });
+  return {
+    ...state,
+    coef: Float64Array.from(result.x.subarray(0, design.p)),
+    intercept: settings.fit_intercept ? result.x[design.p] : state.intercept,
+    diagnostics: { solver: settings.solver, converged: result.converged, iterations: state.diagnostics.iterations + result.iterations, loss: result.loss, grad_norm: result.gradNorm },
   };
 }

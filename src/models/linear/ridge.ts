@@ -10,7 +10,7 @@ import type { Algorithm } from "../contract.js";
 import { explainRegressor } from "./explain.js";
 import { regressorStateSchema, type RegressorState } from "./linear-state.js";
 import { solverParams, type IterativeSettings } from "./params.js";
-import { closedForm, iterative } from "./regression-fit.js";
+import { closedForm, iterative, partialIterative } from "./regression-fit.js";
 import { predictRegressor } from "./regressor-predict.js";
 
 const NAME = "ridge";
@@ -37,6 +37,8 @@ export const ridge: Algorithm<RidgeParams, RegressorState> = {
     if (params.solver === "cholesky") return closedForm(train, NAME, params.alpha, params.fit_intercept, "cholesky");
     return iterative(train, NAME, params.alpha, params, ctx);
   },
+  /** The SGD models (a gradient solver): one epoch over the new rows from the coefficients (regression-fit.ts). */
+  partialFit: (state, train, params, ctx) => partialIterative(state, train, NAME, params.alpha, params, ctx),
   predict: (state, X) => predictRegressor(state, X, NAME),
   explain: (state) => explainRegressor(state),
 };

@@ -27,6 +27,8 @@ export const softmaxRegression: Algorithm<SoftmaxRegressionParams, ClassifierSta
   accepts: { categorical: false, missing: false, weights: true },
   scaleSensitive: true, // L2-penalised (C = 1) by default
   fit: (train, params, ctx) => fitLogistic(train, NAME, { ...params, multi_class: "multinomial" }, ctx),
+  /** With a gradient solver: one epoch over the new rows from the coefficients (logistic-fit.ts). */
+  partialFit: (state, train, params, ctx) => fitLogistic(train, NAME, { ...params, multi_class: "multinomial" }, ctx, state),
   predict: (state, X) => predictClassifier(state, X, NAME),
   explain: (state) => explainClassifier(state),
 };

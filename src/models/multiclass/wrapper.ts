@@ -73,6 +73,56 @@ function sideName(classes: readonly string[], code: Int8Array, m: number, j: num
   return names.join("|");
 }
 
+/** Binary problem j of the code: the rows of classes the column names (±1), relabelled 0 / 1, with the side names as classes. */
+function binaryProblem(train: TrainingSet, target: { y: Int32Array; classes: readonly string[] }, code: Int8Array, m: number, j: number): { train: TrainingSet; count: number; positives: number } {
+  const k = target.classes.length;
+  const n = train.X.rowCount;
+  const y = target.y;
+  let rows: Int32Array | null = null;
+  let seen = 0;
+  for (let i = 0; i < n; i++) if (code[y[i] * m + j] !== 0) seen++;
+  if (seen < n) {
+    rows = new Int32Array(seen);
+    let r = 0;
+    for (let i = 0; i < n; i++) if (code[y[i] * m + j] !== 0) rows[r++] = i;
+  }
+  const count = rows ? rows.length : n;
+  const yb = new Int32Array(count);
+  let positives = 0;
+  for (let r = 0; r < count; r++) {
+    yb[r] = code[y[rows ? rows[r] : r] * m + j] > 0 ? 1 : 0;
+    positives += yb[r];
+  }
+  const X = rows ? takeRows(train.X, rows) : train.X;
+  let weights: Float64Array | undefined;
+  if (train.weights) {
+    const w = train.weights;
+    weights = rows ? Float64Array.from(rows, (i) => w[i]) : w;
+  }
+  const classes = k === 2 ? [...target.classes] : [sideName(target.classes, code, m, j, -1), sideName(target.classes, code, m, j, 1)];
+  return { train: { X, target: { task: "classification", y: yb, classes }, weights }, count, positives };
+}
+
+/**
+ * partial_fit of every binary model on its problem's share of the new rows (the code matrix stays);
+ * a problem none of the rows belongs to keeps its model. The learner must have partialFit.
+ */
+export function partialFitMulticlass<P, S>(learner: BinaryLearner<P, S>, state: MulticlassState<S>, train: TrainingSet, params: P, ctx: FitContext): MulticlassState<S> {
+  const target = train.target;
+  if (!target || target.task !== "classification" || target.classes.length !== state.classes.length || target.classes.some((c, k) => c !== state.classes[k])) {
+    throw new UnusableInputError(`partial_fit rows must use the model's classes`);
+  }
+  const m = state.models.length;
+  const rngs = Array.from({ length: m }, () => ctx.rng.fork());
+  const models = state.models.map((model, j) => {
+    throwIfAborted(ctx.signal);
+    const problem = binaryProblem(train, target, state.code, m, j);
+    if (problem.count === 0) return model;
+    return learner.partialFit!(model, problem.train, params, { rng: rngs[j], signal: ctx.signal, progress: () => {} });
+  });
+  return { ...state, models };
+}
+
 export function fitMulticlass<P, S>(
   learner: BinaryLearner<P, S>,
   train: TrainingSet,
@@ -86,43 +136,20 @@ export function fitMulticlass<P, S>(
   if (k < 2) throw new UnusableInputError("the target has fewer than two classes");
   const { m, code } = codeFor(k, options, ctx.rng.fork());
   const rngs = Array.from({ length: m }, () => ctx.rng.fork());
-  const n = train.X.rowCount;
-  const y = target.y;
   const models: S[] = [];
 
   for (let j = 0; j < m; j++) {
     throwIfAborted(ctx.signal);
-    let rows: Int32Array | null = null;
-    let seen = 0;
-    for (let i = 0; i < n; i++) if (code[y[i] * m + j] !== 0) seen++;
-    if (seen < n) {
-      rows = new Int32Array(seen);
-      let r = 0;
-      for (let i = 0; i < n; i++) if (code[y[i] * m + j] !== 0) rows[r++] = i;
-    }
-    const count = rows ? rows.length : n;
-    const yb = new Int32Array(count);
-    let positives = 0;
-    for (let r = 0; r < count; r++) {
-      yb[r] = code[y[rows ? rows[r] : r] * m + j] > 0 ? 1 : 0;
-      positives += yb[r];
-    }
-    if (positives === 0 || positives === count) {
+    const problem = binaryProblem(train, target, code, m, j);
+    if (problem.positives === 0 || problem.positives === problem.count) {
       throw new UnusableInputError(`binary problem ${j} has rows of one side only; every class needs training rows`);
     }
-    const X = rows ? takeRows(train.X, rows) : train.X;
-    let weights: Float64Array | undefined;
-    if (train.weights) {
-      const w = train.weights;
-      weights = rows ? Float64Array.from(rows, (i) => w[i]) : w;
-    }
-    const classes = k === 2 ? [...target.classes] : [sideName(target.classes, code, m, j, -1), sideName(target.classes, code, m, j, 1)];
     const sub: FitContext = {
       rng: rngs[j],
       signal: ctx.signal,
       progress: (f) => ctx.progress((j + Math.min(1, Math.max(0, f))) / m),
     };
-    models.push(learner.fit({ X, target: { task: "classification", y: yb, classes }, weights }, params, sub));
+    models.push(learner.fit(problem.train, params, sub));
     ctx.progress((j + 1) / m);
   }
   return { strategy: options.multiclass, classes: [...target.classes], code, decoding: options.decoding, models };

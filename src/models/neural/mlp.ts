@@ -269,6 +269,34 @@ function outputNames(state: MlpState): string[] {
   return state.sizes[state.sizes.length - 1] === 1 ? [`P(${classes[1]})`] : classes;
 }
 
+/**
+ * partial_fit: one epoch of the solver over the new rows from the stored weights (scikit-learn's
+ * MLPClassifier.partial_fit: one pass, no early stopping, no restarts). The optimiser's own
+ * state (momentum velocities, adam's moments and step count) is not in the artifact: it starts
+ * afresh for the pass, so plain sgd continues exactly and the others restart their averages.
+ * A regression target is standardised with the fit's mean and deviation.
+ */
+function partialFit(state: MlpState, train: TrainingSet, params: MlpParams, ctx: FitContext): MlpState {
+  const target = train.target;
+  if (!target || target.task !== state.task) throw new UnusableInputError(`partial_fit rows must have the model's ${state.task} target`);
+  if (target.task === "classification" && (target.classes.length !== state.classes!.length || target.classes.some((c, k) => c !== state.classes![k]))) {
+    throw new UnusableInputError("partial_fit rows must use the model's classes");
+  }
+  const spec = specOf(state);
+  const units = spec.sizes[spec.sizes.length - 1];
+  const n = train.X.rowCount;
+  const X = rowMajor(selectColumns(train.X, state.features));
+  const Y = encodeTargets(target, units, state.y_mean, state.y_std);
+  const once: MlpParams = { ...params, max_iter: 1, early_stopping: false, n_restarts: 0 };
+  const run = trainRun(spec, once, { X, Y, n }, null, ctx.rng, ctx.signal, () => {}, state.params);
+  return {
+    ...state,
+    params: new Float64Array(run.params),
+    n_iter: state.n_iter + run.epochs,
+    loss_curve: [...state.loss_curve, ...run.lossCurve],
+  };
+}
+
 export const mlp: Algorithm<MlpParams, MlpState> = {
   name: "mlp",
   family: "neural",
@@ -280,6 +308,7 @@ export const mlp: Algorithm<MlpParams, MlpState> = {
   accepts: { categorical: false, missing: false, weights: false },
   scaleSensitive: true, // weights start at a fixed scale and the L2 penalty (alpha) applies
   fit,
+  partialFit,
   predict,
   explain,
 };

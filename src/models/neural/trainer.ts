@@ -47,18 +47,20 @@ export function trainRun(
   rng: Rng,
   signal: import("../contract.js").AbortFlag | undefined,
   onEpoch: (epoch: number) => void,
+  /** partial_fit: continue from these weights (copied) instead of a seeded initialisation and weight search. */
+  start?: Float64Array,
 ): RunResult {
   const d = spec.sizes[0];
   const out = spec.sizes[spec.sizes.length - 1];
   const { n } = train;
   const B = batchSizeFor(params, n);
   // Activations and deltas are capacity × units per layer: bounded by CHUNK_ROWS, not by the rows or the batch.
-  const w = initialParams(spec, rng, params.init);
+  const w = start ? Float64Array.from(start) : initialParams(spec, rng, params.init);
   // The dropout masks draw from their own fork, taken only when dropout is on: without it the run's draws are as before.
   const dropout = params.dropout > 0 ? { rate: params.dropout, rng: rng.fork() } : null;
   const net = new Network(spec, Math.min(CHUNK_ROWS, Math.max(n, validation ? validation.n : 0)), dropout);
   // A global search, when asked for, moves the starting point (its own fork: without it the run's draws are as before).
-  if (params.weight_search.kind !== "none") w.set(searchWeights(params.weight_search, w, { net, X: train.X, Y: train.Y, n, alpha: params.alpha, init: params.init, signal }, rng.fork()));
+  if (!start && params.weight_search.kind !== "none") w.set(searchWeights(params.weight_search, w, { net, X: train.X, Y: train.Y, n, alpha: params.alpha, init: params.init, signal }, rng.fork()));
   const grad = new Float64Array(w.length);
   const stepper = createStepper(params.solver, w.length, stepperOptions(params));
   const Xb = new Float64Array(B * d);

@@ -18,6 +18,8 @@ import type { ExplainOptions, Explained } from "../explain.js";
 import type { FeatureScoresTask, WireScore } from "./feature-scores.js";
 import type { DatasetUpload } from "./ingest-dataset.js";
 import type { TransformTask } from "./transform-dataset.js";
+import type { PartialFitTask } from "./partial-fit-model.js";
+import type { ModelRecord } from "../../store/models.js";
 import { unwrap, type Outcome } from "./problem.js";
 import type { ComputeTask, ComputeWorkerData } from "./worker.js";
 import { PREDICT_ROWS_TRAILER_BYTES } from "../predict.js";
@@ -121,6 +123,11 @@ export class ComputePool {
   /** A projection model applied to a stored dataset, stored as a new dataset (with its lineage); its summary. */
   async transformDataset(task: TransformTask): Promise<DatasetSummary> {
     return unwrap((await this.run({ kind: "transform-dataset", ...task })) as Outcome<DatasetSummary>);
+  }
+
+  /** A model updated with new rows (partial fit), stored as a new model with its lineage; its record. */
+  async partialFit(task: PartialFitTask): Promise<ModelRecord> {
+    return unwrap((await this.run({ kind: "partial-fit", ...task })) as Outcome<ModelRecord>);
   }
 
   get threadCount(): number {

@@ -26,6 +26,7 @@ import { scoreFeatures, type FeatureScoresTask, type WireScore } from "./feature
 import { ingestUpload, type DatasetUpload } from "./ingest-dataset.js";
 import { problemOf, type Outcome } from "./problem.js";
 import { transformDataset, type TransformTask } from "./transform-dataset.js";
+import { partialFitStored, type PartialFitTask } from "./partial-fit-model.js";
 
 export interface ComputeWorkerData {
   store: StoreLocator;
@@ -43,6 +44,7 @@ export type ComputeTask =
   | ({ kind: "feature-scores"; datasetId: string } & FeatureScoresTask)
   | { kind: "ingest-dataset"; upload: DatasetUpload }
   | ({ kind: "transform-dataset" } & TransformTask)
+  | ({ kind: "partial-fit" } & PartialFitTask)
   /** `options` null: only check that the stored artifact still loads (the artifact route's 409). */
   | { kind: "explain"; modelId: string; sha256: string; options: ExplainOptions | null };
 
@@ -131,6 +133,7 @@ export default async function runComputeTask(task: ComputeTask): Promise<Uint8Ar
     if (task.kind === "explain") return { ok: true, value: await explain(task) };
     if (task.kind === "ingest-dataset") return { ok: true, value: await ingestUpload((await writer()).datasets, task.upload) };
     if (task.kind === "transform-dataset") return { ok: true, value: await transformDataset(await reader(), await writer(), task) };
+    if (task.kind === "partial-fit") return { ok: true, value: await partialFitStored(await reader(), await writer(), task) };
     return { ok: true, value: await featureScores(task) };
   } catch (e) {
     return { ok: false, problem: problemOf(e) };

@@ -18,6 +18,7 @@ const algorithmSchema = z
       max_classes: z.number().int().optional().describe("Most classes a categorical target may have (a two-class method: 2); more is a 422 when the request is read."),
     }),
     scale_sensitive: z.boolean().describe("Its fit depends on the units of numeric inputs: the pipeline standardises them unless the request says auto_scale: false."),
+    partial_fit: z.boolean().describe("POST /v1/models/{id}/partial-fit updates its models with new rows without a refit from scratch."),
     description: z.string(),
   })
   .meta({ id: "Algorithm" });
@@ -37,6 +38,7 @@ function describeAlgorithms() {
       ...(a.accepts.maxClasses !== undefined ? { max_classes: a.accepts.maxClasses } : {}),
     },
     scale_sensitive: a.scaleSensitive,
+    partial_fit: a.partialFit !== undefined,
     description: a.description,
   }));
 }

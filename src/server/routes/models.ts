@@ -37,6 +37,7 @@ function modelFacts(facts: Record<string, number> | null): Partial<Record<(typeo
 export function modelToWire(m: ModelRecord) {
   const s = m.spec;
   const autoScale = (s as { auto_scale?: unknown }).auto_scale;
+  const lineage = s as { parent_model_id?: unknown; partial_fit_rows?: unknown; partial_fit_dataset_id?: unknown };
   return {
     id: m.id,
     name: m.name,
@@ -54,6 +55,9 @@ export function modelToWire(m: ModelRecord) {
     validation: s.validation,
     positive_class: s.positive_class,
     seed: s.seed,
+    ...(typeof lineage.parent_model_id === "string" ? { parent_model_id: lineage.parent_model_id } : {}),
+    ...(typeof lineage.partial_fit_rows === "number" ? { partial_fit_rows: lineage.partial_fit_rows } : {}),
+    ...(typeof lineage.partial_fit_dataset_id === "string" ? { partial_fit_dataset_id: lineage.partial_fit_dataset_id } : {}),
     ...(m.classes ? { classes: m.classes } : {}),
     ...(m.evaluation_id ? { evaluation_id: m.evaluation_id } : {}),
     ...(m.metrics ? { metrics: m.metrics } : {}),
