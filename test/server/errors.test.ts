@@ -16,7 +16,6 @@ const SRC = new URL("../../src/", import.meta.url).pathname;
 /** Catalogue entries raised in a way the scan below does not recognise, each with where. */
 const RAISED_ELSEWHERE: Partial<Record<ErrorCode, string>> = {
   dataset_deleted: "raised by error class through CLIENT_ERRORS in src/training/job-failure.ts (DatasetDeletedError)",
-  unusable_input: "raised by error class through CLIENT_ERRORS in src/training/job-failure.ts (UnusableInputError, DataError, …)",
 };
 
 function sourceFiles(dir: string): string[] {
