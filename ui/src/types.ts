@@ -110,9 +110,19 @@ export interface Evaluation {
   curves?: { roc: { fpr: number[]; tpr: number[]; thresholds: (number | null)[] }; pr: { precision: number[]; recall: number[]; thresholds: (number | null)[] } };
   auc_per_class?: Record<string, number | null>;
   folds?: { metrics: Metrics }[];
+  train_metrics?: Metrics;
+  learning_curve?: CurveResult;
+  validation_curve?: CurveResult;
   warnings?: string[];
   error?: ProblemBody;
   created_at: string;
+}
+
+export interface CurveResult {
+  kind: "learning_curve" | "validation_curve";
+  param?: string;
+  scoring?: string;
+  points: { fraction?: number; train_size?: number; value?: unknown; metrics: Metrics; metrics_std: Metrics; train_metrics: Metrics; error?: string }[];
 }
 
 export interface Search {

@@ -8,9 +8,10 @@ import { errorBox, field, fmt, h, section, statusBadge, table } from "../dom.js"
 import { confusionHeatmap } from "../charts/confusion.js";
 import { curveChart } from "../charts/curves.js";
 import { foldSpread } from "../charts/points.js";
+import { scoreCurve, type ScoreCurveData } from "../charts/score-curve.js";
 import { confusionAt } from "../threshold.js";
 import { title, type PageContext } from "../page.js";
-import type { Comparison, Evaluation, Page } from "../types.js";
+import type { Comparison, CurveResult, Evaluation, Page } from "../types.js";
 
 const HEADLINE = ["accuracy", "f1", "auc", "r2", "rmse", "silhouette"];
 
@@ -79,20 +80,80 @@ export async function evaluationPage(ctx: PageContext): Promise<void> {
   if (!ctx.alive() || ev.status !== "succeeded") return;
   ctx.main.append(metricsSection(ev));
   if (ev.confusion_matrix) ctx.main.append(section("Confusion matrix", confusionHeatmap(ev.confusion_matrix.labels, ev.confusion_matrix.matrix, "Rows actual, columns predicted")));
+  for (const curve of [ev.learning_curve, ev.validation_curve]) if (curve) ctx.main.append(scoreCurveSection(ev, curve));
   if (ev.curves) ctx.main.append(curvesSection(ev));
   if (ev.folds && ev.folds.length > 1) ctx.main.append(foldsSection(ev));
 }
 
 function metricsSection(ev: Evaluation): HTMLElement {
   const std = ev.metrics_std ?? {};
+  const train = ev.train_metrics;
   return section(
     "Metrics",
-    table(["Metric", "Value", ev.metrics_std ? "± std across folds" : ""].filter(Boolean), Object.entries(ev.metrics).map(([k, v]) => [k, h("span", { "data-metric": k }, fmt(v)), ...(ev.metrics_std ? [fmt(std[k])] : [])])),
+    table(
+      ["Metric", "Value", ...(ev.metrics_std ? ["± std across folds"] : []), ...(train ? ["Training"] : [])],
+      Object.entries(ev.metrics).map(([k, v]) => [k, h("span", { "data-metric": k }, fmt(v)), ...(ev.metrics_std ? [fmt(std[k])] : []), ...(train ? [h("span", { "data-train-metric": k }, fmt(train[k]))] : [])]),
+    ),
+    train ? h("p", { class: "help" }, "Training: the same metrics on the rows each model was fitted on; far above the value, the model over-fits.") : null,
     ev.per_class
       ? table(
           ["Class", "Precision", "Recall", "F1", "Support", ...(ev.auc_per_class ? ["AUC (one vs rest)"] : [])],
           Object.entries(ev.per_class).map(([c, m]) => [c, fmt(m.precision), fmt(m.recall), fmt(m.f1), m.support, ...(ev.auc_per_class ? [fmt(ev.auc_per_class[c])] : [])]),
           "Per class",
+        )
+      : null,
+  );
+}
+
+/** A validation_curve value as a tick label: null (the parameter's "none"), numbers, strings. */
+function valueLabel(v: unknown): string {
+  return v === null || v === undefined ? "null" : typeof v === "string" ? v : fmt(v);
+}
+
+/** The arrays the chart draws, for one metric: a point with an error, or without the metric, is a gap. */
+function curveData(curve: CurveResult, metric: string): ScoreCurveData {
+  const score = (m: Record<string, number | null>) => (typeof m[metric] === "number" ? m[metric] : null);
+  const ok = curve.points.map((p) => !p.error);
+  const base = {
+    validation: curve.points.map((p, i) => (ok[i] ? score(p.metrics) : null)),
+    validationStd: curve.points.map((p, i) => (ok[i] ? score(p.metrics_std ?? {}) : null)),
+    training: curve.points.map((p, i) => (ok[i] ? score(p.train_metrics ?? {}) : null)),
+  };
+  if (curve.kind === "learning_curve") return { x: curve.points.map((p) => p.train_size ?? p.fraction ?? 0), ...base };
+  // A numeric parameter gets a numeric axis; anything else (null, strings, a mix) evenly spaced labels.
+  const numeric = curve.points.every((p) => typeof p.value === "number");
+  if (numeric) {
+    // Sorted by value so the line runs left to right.
+    const order = curve.points.map((_, i) => i).sort((a, b) => (curve.points[a].value as number) - (curve.points[b].value as number));
+    return { x: order.map((i) => curve.points[i].value as number), validation: order.map((i) => base.validation[i]), validationStd: order.map((i) => base.validationStd[i]), training: order.map((i) => base.training[i]) };
+  }
+  return { x: curve.points.map((_, i) => i), labels: curve.points.map((p) => valueLabel(p.value)), ...base };
+}
+
+function scoreCurveSection(ev: Evaluation, curve: CurveResult): HTMLElement {
+  const learning = curve.kind === "learning_curve";
+  const names = [...new Set(curve.points.flatMap((p) => Object.keys(p.metrics)))].filter((m) => curve.points.some((p) => typeof p.metrics[m] === "number"));
+  const preferred = curve.scoring ?? (ev.task === "regression" ? "r2" : "accuracy");
+  const select = h("select", { name: "curve-metric", class: "curve-metric" }, names.map((m) => h("option", { value: m }, m)));
+  select.value = names.includes(preferred) ? preferred : (names[0] ?? "");
+  const holder = h("div", { class: "score-curve-holder" });
+  const xLabel = learning ? "training rows" : (curve.param ?? "parameter");
+  const draw = () => {
+    const metric = select.value;
+    holder.replaceChildren(scoreCurve(curveData(curve, metric), { title: `${metric} against ${xLabel}`, xLabel, yLabel: metric }));
+  };
+  select.addEventListener("change", draw);
+  draw();
+  const failed = curve.points.filter((p) => p.error);
+  return section(
+    learning ? "Learning curve" : `Validation curve of ${curve.param ?? "a parameter"}`,
+    field("Metric", select),
+    holder,
+    failed.length
+      ? h(
+          "ul",
+          { class: "warnings curve-errors" },
+          failed.map((p) => h("li", {}, `${learning ? `${fmt(p.train_size ?? p.fraction)} rows` : `${curve.param} = ${valueLabel(p.value)}`}: ${p.error}`)),
         )
       : null,
   );
