@@ -12,8 +12,9 @@ import { lineChart } from "../charts/line.js";
 import { dendrogram } from "../charts/dendrogram.js";
 import { reachabilityPlot, scatter } from "../charts/points.js";
 import { project2d } from "../pca.js";
+import { parseValues } from "../values.js";
 import { title, type PageContext } from "../page.js";
-import type { Cell, Dataset, Evaluation, Model, Page, TreeNode } from "../types.js";
+import type { Algorithm, Cell, Dataset, Evaluation, JsonSchema, Model, Page, TreeNode } from "../types.js";
 
 export async function modelsPage(ctx: PageContext): Promise<void> {
   title(ctx, "Models");
@@ -180,13 +181,44 @@ async function evaluationsOf(model: Model): Promise<HTMLElement> {
   );
 }
 
+/** Parameter names of an algorithm's params_schema, tagged-union variants included. */
+function paramNames(schema: JsonSchema | undefined): string[] {
+  if (!schema) return [];
+  const variants = [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])];
+  return [...new Set([...Object.keys(schema.properties ?? {}), ...variants.flatMap((v) => paramNames(v))])];
+}
+
 function crossValidate(ctx: PageContext, model: Model): HTMLElement {
+  const method = h("select", { name: "method" }, ["kfold", "learning_curve", "validation_curve"].map((m) => h("option", { value: m }, m)));
   const k = h("input", { type: "number", name: "k", min: 2, max: 1000, step: 1, value: 5, required: true });
+  const trainSizes = h("input", { type: "text", name: "train_sizes", placeholder: "0.1, 0.325, 0.55, 0.775, 1" });
+  const param = h("select", { name: "param" });
+  const values = h("input", { type: "text", name: "values", placeholder: "1, 2, 3, null" });
+  const sizesField = field("Training sizes", trainSizes, "Optional: shares of each fold's training part, comma-separated.");
+  const paramField = field("Parameter", param);
+  const valuesField = field("Values", values, "Comma-separated: numbers, null, or text.");
+  // The parameter list comes from /v1/algorithms; until then (or if it fails) the select is empty.
+  void get<{ items: Algorithm[] }>("/v1/algorithms")
+    .then((list) => {
+      const names = paramNames(list.items.find((a) => a.name === model.algorithm)?.params_schema);
+      param.replaceChildren(...names.map((n) => h("option", { value: n }, n)));
+    })
+    .catch(() => undefined);
+  const show = () => {
+    sizesField.hidden = method.value !== "learning_curve";
+    paramField.hidden = valuesField.hidden = method.value !== "validation_curve";
+    values.required = method.value === "validation_curve";
+  };
+  method.addEventListener("change", show);
+  show();
   const status = h("div", { "aria-live": "polite" });
   const submit = h("button", { type: "submit" }, "Run cross-validation");
-  const form = h("form", { class: "inline", "aria-label": "Cross-validate" }, field("Folds (k)", k), submit);
+  const form = h("form", { class: "inline", "aria-label": "Cross-validate" }, field("Method", method), field("Folds (k)", k), sizesField, paramField, valuesField, submit);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
+    const validation: Record<string, unknown> = { method: method.value, k: k.valueAsNumber };
+    if (method.value === "learning_curve" && trainSizes.value.trim()) validation.train_sizes = parseValues(trainSizes.value);
+    if (method.value === "validation_curve") Object.assign(validation, { param: param.value, values: parseValues(values.value) });
     submit.disabled = true;
     try {
       let ev = await send<Evaluation>("POST", "/v1/evaluations", {
@@ -197,7 +229,7 @@ function crossValidate(ctx: PageContext, model: Model): HTMLElement {
         params: model.params,
         preprocessing: model.preprocessing,
         ...(model.positive_class ? { positive_class: model.positive_class } : {}),
-        validation: { method: "kfold", k: k.valueAsNumber },
+        validation,
         seed: model.seed,
       });
       const bar = h("progress", { max: 1, value: ev.progress, "aria-label": "Evaluation progress" });
@@ -216,7 +248,12 @@ function crossValidate(ctx: PageContext, model: Model): HTMLElement {
       submit.disabled = false;
     }
   });
-  return section("Cross-validate", h("p", { class: "help" }, "The same algorithm, parameters and features, scored by stratified k-fold cross-validation."), form, status);
+  return section(
+    "Cross-validate",
+    h("p", { class: "help" }, "The same algorithm, parameters and features, scored by stratified k-fold cross-validation; or its learning curve (scores against training size), or its validation curve (scores against one parameter's values)."),
+    form,
+    status,
+  );
 }
 
 function playground(model: Model, dataset: Dataset | null): HTMLElement {
