@@ -20,6 +20,7 @@ import { buildUi } from "../helpers/ui-build.js";
 const CHROMIUM = "/usr/bin/chromium";
 const SHOTS = fileURLToPath(new URL("./generated/dashboard/", import.meta.url));
 const WATERMELON = fileURLToPath(new URL("../fixtures/watermelon-3.0.csv", import.meta.url));
+const IRIS = fileURLToPath(new URL("../fixtures/iris.csv", import.meta.url));
 
 let dir: string;
 let server: ChildProcess;
@@ -344,6 +345,56 @@ test("the train form: a tagged-union parameter form (mlp's solver), bounds enfor
   const model = await api<{ status: string; params: { solver: string; max_iter: number } }>(`/v1/models/${id}`);
   assert.equal(model.params.solver, "adam");
   assert.equal(model.params.max_iter, 20);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(foreign, []);
+  await page.close();
+});
+
+test("learning and validation curves of cart on iris: drawn per metric, with the training column", async () => {
+  const upload = await fetch(`${base}/v1/datasets?name=iris-curves`, { method: "POST", headers: { "content-type": "text/csv" }, body: readFileSync(IRIS) });
+  assert.equal(upload.status, 201);
+  const ds = ((await upload.json()) as { id: string }).id;
+  const spec = { dataset_id: ds, target: "target", algorithm: "cart", seed: 3 };
+  const learningId = await job("/v1/evaluations", { ...spec, validation: { method: "learning_curve", train_sizes: [0.2, 0.5, 1], k: 3 } });
+  const validationId = await job("/v1/evaluations", { ...spec, validation: { method: "validation_curve", param: "max_depth", values: [1, 2, 3, null], k: 3 } });
+  type Curve = { points: { metrics: Record<string, number | null>; error?: string }[] };
+  const learning = await api<{ learning_curve: Curve; train_metrics: Record<string, number> }>(`/v1/evaluations/${learningId}`);
+  const validation = await api<{ validation_curve: Curve }>(`/v1/evaluations/${validationId}`);
+  const scored = (c: Curve, m: string) => c.points.filter((p) => !p.error && typeof p.metrics[m] === "number").length;
+
+  const { page, errors, foreign } = await openPage();
+  const chart = "section svg.score-curve";
+  const metricOf = async () => (await page.locator(`${chart}`).getAttribute("aria-label"))?.split(" ")[0];
+
+  await page.goto(`${base}/#/evaluations/${learningId}`);
+  await page.getByRole("heading", { level: 2, name: "Learning curve" }).waitFor();
+  assert.equal(await page.locator(chart).getAttribute("data-points"), "3");
+  assert.equal(await metricOf(), "accuracy");
+  assert.equal(await page.locator(`${chart} circle.validation`).count(), scored(learning.learning_curve, "accuracy"));
+  assert.equal(await page.locator(`${chart} circle.training`).count(), 3);
+  assert.ok((await page.locator(`${chart} polyline.validation`).count()) >= 1, "the validation line is drawn");
+  assert.ok((await page.locator(`${chart} polygon.std-band`).count()) >= 1, "the ±std band is drawn");
+  const before = await page.locator(`${chart} circle.validation`).evaluateAll((cs) => cs.map((c) => (c as unknown as { getAttribute(n: string): string }).getAttribute("cy")));
+  await page.getByLabel("Metric", { exact: true }).selectOption("macro_f1");
+  assert.equal(await metricOf(), "macro_f1");
+  assert.equal(await page.locator(`${chart} circle.validation`).count(), scored(learning.learning_curve, "macro_f1"));
+  const after = await page.locator(`${chart} circle.validation`).evaluateAll((cs) => cs.map((c) => (c as unknown as { getAttribute(n: string): string }).getAttribute("cy")));
+  assert.notDeepEqual(after, before, "another metric, another curve");
+  // The training column beside the value.
+  await page.getByRole("columnheader", { name: "Training" }).waitFor();
+  const shownTrain = Number(await page.locator("[data-train-metric='accuracy']").textContent());
+  assert.ok(Math.abs(shownTrain - learning.train_metrics.accuracy) < 1e-4, `training accuracy ${shownTrain} vs ${learning.train_metrics.accuracy}`);
+  await page.screenshot({ path: join(SHOTS, "19-learning-curve.png"), fullPage: true });
+
+  await page.goto(`${base}/#/evaluations/${validationId}`);
+  await page.getByRole("heading", { level: 2, name: "Validation curve of max_depth" }).waitFor();
+  assert.equal(await page.locator(chart).getAttribute("data-points"), "4");
+  assert.equal(await page.locator(`${chart} circle.validation`).count(), scored(validation.validation_curve, "accuracy"));
+  // null makes the values categorical: evenly spaced, labelled ticks.
+  assert.deepEqual(await page.locator(`${chart} text.value`).allTextContents().then((t) => t.slice(-4)), ["1", "2", "3", "null"]);
+  await page.getByRole("columnheader", { name: "Training" }).waitFor();
+  await page.screenshot({ path: join(SHOTS, "20-validation-curve.png"), fullPage: true });
+
   assert.deepEqual(errors, []);
   assert.deepEqual(foreign, []);
   await page.close();

@@ -18,7 +18,7 @@ export interface ScoreCurveData {
 }
 
 const W = 560, H = 320;
-const PAD = { l: 56, r: 16, t: 12, b: 44 };
+const PAD = { l: 56, r: 16, t: 30, b: 44 };
 
 /** Runs of consecutive indices where keep(i) holds: a gap ends a run. */
 function runs(n: number, keep: (i: number) => boolean): number[][] {
@@ -89,10 +89,10 @@ export function scoreCurve(d: ScoreCurveData, options: { title: string; xLabel: 
   };
   line(d.training, "training", 1, "training score");
   line(d.validation, "validation", 0, "validation score");
-  // Legend, top right.
+  // Legend above the plot, so it never hides a point.
   [["validation score (± std)", 0], ["training score", 1]].forEach(([label, i], k) => {
-    const y = PAD.t + 8 + k * 16;
-    svg.append(s("rect", { x: W - PAD.r - 160, y: y - 8, width: 12, height: 4, fill: colour(i as number) }), s("text", { x: W - PAD.r - 142, y: y - 2, class: "label" }, label as string));
+    const x = PAD.l + k * 190;
+    svg.append(s("rect", { x, y: 8, width: 12, height: 4, fill: colour(i as number) }), s("text", { x: x + 18, y: 14, class: "label" }, label as string));
   });
   return svg;
 }
