@@ -395,6 +395,19 @@ test("learning and validation curves of cart on iris: drawn per metric, with the
   await page.getByRole("columnheader", { name: "Training" }).waitFor();
   await page.screenshot({ path: join(SHOTS, "20-validation-curve.png"), fullPage: true });
 
+  // The model page's form starts a validation curve: the parameter from the algorithm's schema, the values parsed.
+  const model = await job("/v1/models", { ...spec, validation: { method: "none" } });
+  await page.goto(`${base}/#/models/${model}`);
+  await page.getByLabel("Method", { exact: true }).selectOption("validation_curve");
+  await page.getByLabel("Parameter", { exact: true }).selectOption("max_depth");
+  await page.getByLabel("Values", { exact: true }).fill("1, null");
+  await page.getByLabel("Folds (k)").fill("3");
+  await page.getByRole("button", { name: "Run cross-validation" }).click();
+  await page.getByRole("heading", { level: 2, name: "Validation curve of max_depth" }).waitFor();
+  assert.equal(await page.locator(chart).getAttribute("data-points"), "2");
+  const started = await api<{ validation: unknown }>(`/v1/evaluations/${page.url().split("/").at(-1)!}`);
+  assert.deepEqual(started.validation, { method: "validation_curve", param: "max_depth", values: [1, null], k: 3, stratify: true });
+
   assert.deepEqual(errors, []);
   assert.deepEqual(foreign, []);
   await page.close();
