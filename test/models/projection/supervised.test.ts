@@ -26,7 +26,7 @@ function table(file: string): { X: Frame; target: Target & { task: "classificati
 }
 
 /** The model's projections, column k of the row-major prediction. */
-function projected(algorithm: Algorithm, params: Record<string, unknown>, data: { X: Frame; target: Target }): { columns: Float64Array[]; state: unknown } {
+function projected<P, S>(algorithm: Algorithm<P, S>, params: Record<string, unknown>, data: { X: Frame; target: Target }): { columns: Float64Array[]; state: S } {
   const state = algorithm.fit(data, algorithm.params.parse(params), ctx());
   const p = algorithm.predict(state, data.X);
   if (p.task !== "projection") assert.fail(p.task);
@@ -62,7 +62,7 @@ describe("lda_projection", () => {
       const X = makeFrame(f.features.map((feature, j): Column => ({ type: "numeric", name: feature, values: Float64Array.from(f.X, (r) => r[j]) })));
       const classes = [...new Set(f.y)].sort((a, b) => a - b).map(String);
       const { columns, state } = projected(ldaProjection, {}, { X, target: { task: "classification", y: Int32Array.from(f.y), classes } });
-      assertCloseUpToSign((state as { explained_variance_ratio: Float64Array }).explained_variance_ratio, f.explained_variance_ratio, 1e-9, "ratio");
+      assertCloseUpToSign(state.explained_variance_ratio, f.explained_variance_ratio, 1e-9, "ratio");
       columns.forEach((c, k) => assertCloseUpToSign(c, f.transform.map((r) => r[k]), 1e-8, `ld${k + 1}`));
     });
   }
