@@ -78,7 +78,7 @@ export interface Accepts {
   /** Most classes a categorical target may have (a two-class method: 2); a target with more is refused when the request is read, not as a failed job. */
   readonly maxClasses?: number;
   /**
-   * A supervised projection (lda_projection, nca_projection): fitted against a categorical
+   * A supervised projection (lda_projection, nca_projection, lmnn_projection): fitted against a categorical
    * target, it still answers projections — the request's task is "projection", with a target.
    */
   readonly classes?: boolean;

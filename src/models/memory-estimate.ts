@@ -544,7 +544,8 @@ const neighbors: FamilyEstimate = (_algorithm, params, shape) => {
  * the fits refuse before allocating, so m is counted at most at the limit. lda_projection
  * and nca_projection cost what their preprocessing steps do (training/memory-estimate.ts):
  * K class scatters and a generalised eigenproblem of p × p; one n × n matrix per NCA
- * evaluation (n at most max_rows, beyond which the fit refuses).
+ * evaluation (n at most max_rows, beyond which the fit refuses); lmnn_projection none, but
+ * per-row pair weights and target neighbours.
  */
 const projection: FamilyEstimate = (algorithm, params, shape) => {
   const { rows: n, features: p } = shape;
@@ -558,6 +559,13 @@ const projection: FamilyEstimate = (algorithm, params, shape) => {
     const m = Math.min(n, num(params, "max_rows", 5_000));
     const d = Math.min(num(params, "n_components", p), p);
     terms.push({ path: "params.max_rows", bytes: values(m * m + m * (p + 2 * d) + 25 * d * p), what: `a ${m.toLocaleString("en")} × ${m.toLocaleString("en")} matrix per evaluation` });
+    return terms;
+  }
+  if (algorithm.name === "lmnn_projection") {
+    const m = Math.min(n, num(params, "max_rows", 5_000));
+    const d = Math.min(num(params, "n_components", p), p);
+    const k = num(params, "n_neighbors", 3);
+    terms.push({ path: "params.max_rows", bytes: values(m * (2 * p + d + 4) + p * p + 25 * d * p) + 4 * m * k, what: `${m.toLocaleString("en")} rows' input, embedding and pair weights (no n × n matrix)` });
     return terms;
   }
   if (algorithm.name === "pca") {

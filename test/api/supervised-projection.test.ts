@@ -1,5 +1,5 @@
 /**
- * The supervised projections through the service: lda_projection and nca_projection train
+ * The supervised projections through the service: lda_projection, nca_projection and lmnn_projection train
  * WITH a categorical target and are still projection models — task "projection", /predict
  * answers projections (lda_projection's are scikit-learn's transform up to sign), and
  * POST /v1/models/{id}/transform writes ld1…/nca1… plus the other columns. Refused when
@@ -65,6 +65,14 @@ test("nca_projection trains with the classes; /transform writes nca1, nca2", asy
     made.json().columns.map((c: { name: string }) => c.name),
     ["nca1", "nca2", "target"],
   );
+});
+
+test("lmnn_projection trains with the classes; /predict gives one lmnn1 value per row", async () => {
+  const model = await train({ dataset_id: iris, algorithm: "lmnn_projection", target: "target", features: FEATURES, params: { n_components: 1, max_iter: 5 }, seed: 1 });
+  assert.equal(model.status, "succeeded", JSON.stringify(model.error));
+  const res = await t.app.inject({ method: "POST", url: `/v1/models/${model.id}/predict`, payload: { rows: [{ "sepal length (cm)": 5.1, "sepal width (cm)": 3.5, "petal length (cm)": 1.4, "petal width (cm)": 0.2 }] } });
+  assert.equal(res.statusCode, 200, res.body);
+  assert.equal(res.json().projections[0].length, 1);
 });
 
 test("refused when the request is read: no target (422 target_required), a numeric target (422 unsupported_task), a validation scheme; pca with a target as before", async () => {

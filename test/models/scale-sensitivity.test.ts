@@ -92,6 +92,7 @@ test("every registered algorithm declares scaleSensitive", () => {
     "label_propagation",
     "label_spreading",
     "lasso",
+    "lmnn_projection",
     "logistic_regression",
     "lvq",
     "mds",

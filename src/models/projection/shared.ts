@@ -1,6 +1,6 @@
 /**
  * What the projection algorithms share: pca, mds, kernel_pca and isomap are fitted without
- * a target, lda_projection and nca_projection against classes; all name their outputs
+ * a target, lda_projection, nca_projection and lmnn_projection against classes; all name their outputs
  * `<prefix>1 … <prefix>d` (the columns POST /v1/models/{id}/transform writes), and explain
  * themselves within a value budget.
  */

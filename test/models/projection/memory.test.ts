@@ -12,7 +12,7 @@ const projections = listAlgorithms().filter((a) => a.tasks.includes("projection"
 
 test("every projection algorithm has terms, and its defaults fit the default budget on 50,000 × 30 and 2,000 × 1,000", () => {
   // Every algorithm with the task, whatever its family (som_projection is a neural network's).
-  for (const name of ["isomap", "kernel_pca", "lda_projection", "mds", "nca_projection", "pca"]) assert.ok(projections.some((a) => a.name === name), name);
+  for (const name of ["isomap", "kernel_pca", "lda_projection", "lmnn_projection", "mds", "nca_projection", "pca"]) assert.ok(projections.some((a) => a.name === name), name);
   for (const a of projections) {
     assert.ok(hasMemoryModel(a), a.name);
     for (const s of [shape(50_000, 30), shape(2000, 1000)]) {

@@ -1,6 +1,7 @@
 /**
  * The supervised projections are their preprocessing steps as models: lda_projection
- * gives the lda_projection step's columns and nca_projection the nca step's, on the same
+ * gives the lda_projection step's columns, nca_projection the nca step's and lmnn_projection
+ * the lmnn step's, on the same
  * rows and classes (iris, wine), to 1e-12; lda_projection is scikit-learn 1.2's
  * LinearDiscriminantAnalysis.transform up to the sign of each direction (fixtures from
  * scripts/fixtures, test/fixtures/linear/*_lda.json). Both refuse a fit without classes.
@@ -12,6 +13,7 @@ import { makeFrame, type Column, type Frame } from "../../../src/data/frame.js";
 import { readCsv } from "../../../src/data/read-csv.js";
 import { UnusableInputError, type Algorithm, type Target } from "../../../src/models/contract.js";
 import { ldaProjection } from "../../../src/models/projection/lda-projection.js";
+import { lmnnProjection } from "../../../src/models/projection/lmnn-projection.js";
 import { ncaProjection } from "../../../src/models/projection/nca-projection.js";
 import { valuesOf } from "../../data/transforms/sklearn.js";
 import { fixture } from "../../data/helpers.js";
@@ -94,5 +96,25 @@ describe("nca_projection", () => {
     assert.throws(fit(null, {}), (e) => e instanceof UnusableInputError && /categorical target/.test(e.message));
     assert.throws(fit(data.target, { max_rows: 100 }), (e) => e instanceof UnusableInputError && /above max_rows 100/.test(e.message));
     assert.throws(fit(data.target, { n_components: 5 }), (e) => e instanceof UnusableInputError && /only 4 numeric features/.test(e.message));
+  });
+});
+
+describe("lmnn_projection", () => {
+  for (const file of datasets) {
+    test(`${file}: the lmnn step's columns, to 1e-12 (the same L-BFGS run)`, () => {
+      const data = table(file);
+      const params = { n_components: 2, max_iter: 10 };
+      const { columns, state } = projected(lmnnProjection, params, data);
+      const names = lmnnProjection.outputNames!(state);
+      assert.deepEqual(names, ["lmnn1", "lmnn2"]);
+      assertSameColumns(columns, fitStep("lmnn", data.X, params, data.target).out, names, file);
+    });
+  }
+
+  test("refuses a fit without classes or above max_rows", () => {
+    const data = table("iris.csv");
+    const fit = (target: Target | null, params: Record<string, unknown>) => () => lmnnProjection.fit({ X: data.X, target }, lmnnProjection.params.parse(params), ctx());
+    assert.throws(fit(null, {}), (e) => e instanceof UnusableInputError && /categorical target/.test(e.message));
+    assert.throws(fit(data.target, { max_rows: 100 }), (e) => e instanceof UnusableInputError && /above max_rows 100/.test(e.message));
   });
 });
