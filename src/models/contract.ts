@@ -77,6 +77,11 @@ export interface Accepts {
   readonly unlabelled?: boolean;
   /** Most classes a categorical target may have (a two-class method: 2); a target with more is refused when the request is read, not as a failed job. */
   readonly maxClasses?: number;
+  /**
+   * A supervised projection (lda_projection, nca_projection, lmnn_projection): fitted against a categorical
+   * target, it still answers projections — the request's task is "projection", with a target.
+   */
+  readonly classes?: boolean;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -541,11 +541,33 @@ const neighbors: FamilyEstimate = (_algorithm, params, shape) => {
  * about six p × p arrays) plus the projections its sign rule reads; mds, kernel_pca and
  * isomap an m × m matrix (landmarks; the kernel; the geodesic distances) centred and
  * eigendecomposed densely — about six m × m arrays at the peak. Beyond their row limits
- * the fits refuse before allocating, so m is counted at most at the limit.
+ * the fits refuse before allocating, so m is counted at most at the limit. lda_projection
+ * and nca_projection cost what their preprocessing steps do (training/memory-estimate.ts):
+ * K class scatters and a generalised eigenproblem of p × p; one n × n matrix per NCA
+ * evaluation (n at most max_rows, beyond which the fit refuses); lmnn_projection none, but
+ * per-row pair weights and target neighbours.
  */
 const projection: FamilyEstimate = (algorithm, params, shape) => {
   const { rows: n, features: p } = shape;
   const terms: MemoryTerm[] = [{ path: "features", bytes: values(2 * n * p), what: `the training rows as a row-major copy (${n} rows × ${p} features)` }];
+  if (algorithm.name === "lda_projection") {
+    const d = Math.min(num(params, "n_components", Math.max(1, shape.classes - 1)), p);
+    terms.push({ path: "features", bytes: values((shape.classes + 6) * p * p + n * d), what: `the scatter matrices and generalised eigenproblem of ${p} features and ${d} projections of every row` });
+    return terms;
+  }
+  if (algorithm.name === "nca_projection") {
+    const m = Math.min(n, num(params, "max_rows", 5_000));
+    const d = Math.min(num(params, "n_components", p), p);
+    terms.push({ path: "params.max_rows", bytes: values(m * m + m * (p + 2 * d) + 25 * d * p), what: `a ${m.toLocaleString("en")} × ${m.toLocaleString("en")} matrix per evaluation` });
+    return terms;
+  }
+  if (algorithm.name === "lmnn_projection") {
+    const m = Math.min(n, num(params, "max_rows", 5_000));
+    const d = Math.min(num(params, "n_components", p), p);
+    const k = num(params, "n_neighbors", 3);
+    terms.push({ path: "params.max_rows", bytes: values(m * (2 * p + d + 4) + p * p + 25 * d * p) + 4 * m * k, what: `${m.toLocaleString("en")} rows' input, embedding and pair weights (no n × n matrix)` });
+    return terms;
+  }
   if (algorithm.name === "pca") {
     const d = Math.min(num(params, "n_components", p), p, n);
     terms.push({ path: "features", bytes: values(6 * p * p + n * d), what: `the ${p} × ${p} covariance, its eigendecomposition and ${d} projections of every row` });

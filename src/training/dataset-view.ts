@@ -52,7 +52,8 @@ export function learningData(frame: Frame, features: readonly string[], target: 
   const X = selectColumns(kept, features);
   const t = getColumn(kept, target);
   let targetOut: Target;
-  if (task === "classification") {
+  // A supervised projection (accepts.classes) is fitted against classes too.
+  if (task === "classification" || (task === "projection" && t.type === "categorical")) {
     if (t.type !== "categorical") throw new Error("classification needs a categorical target");
     const classes = classesOf(t);
     const index = new Map(classes.map((c, i) => [c, i]));

@@ -133,7 +133,12 @@ export function resolveSpec(request: TrainRequest, dataset: DatasetColumns, purp
   if (target !== null && !targetColumn) throw new SpecError(`target "${target}" is not a column of the dataset`, "target", "unknown_column");
 
   let task: Task;
-  if (targetColumn) {
+  if (targetColumn && algorithm.accepts.classes) {
+    if (targetColumn.type !== "categorical") {
+      throw new SpecError(`${algorithm.name} projects against classes; the target "${target}" is numeric — send column_types with "categorical" at upload to treat it as classes`, "target", "unsupported_task");
+    }
+    task = "projection";
+  } else if (targetColumn) {
     task = targetColumn.type === "categorical" ? "classification" : "regression";
     if (!algorithm.tasks.includes(task)) {
       throw new SpecError(
@@ -144,7 +149,7 @@ export function resolveSpec(request: TrainRequest, dataset: DatasetColumns, purp
       );
     }
   } else {
-    const unsupervised = algorithm.tasks.find((t) => t === "clustering" || t === "projection" || t === "anomaly");
+    const unsupervised = algorithm.accepts.classes ? undefined : algorithm.tasks.find((t) => t === "clustering" || t === "projection" || t === "anomaly");
     if (!unsupervised) throw new SpecError(`${algorithm.name} is supervised: give a target column`, "target", "target_required");
     task = unsupervised;
   }
@@ -164,8 +169,8 @@ export function resolveSpec(request: TrainRequest, dataset: DatasetColumns, purp
     throw new SpecError(`every value of the target "${target}" is missing: no row has a label to learn from`, "target", "target_all_missing");
   }
 
-  if (task === "classification" && (targetColumn?.levels?.length ?? 0) < 2) {
-    throw new SpecError(`target "${target}" has ${targetColumn?.levels?.length ?? 0} class(es); classification needs at least two`, "target", "single_class");
+  if ((task === "classification" || (targetColumn && algorithm.accepts.classes)) && (targetColumn?.levels?.length ?? 0) < 2) {
+    throw new SpecError(`target "${target}" has ${targetColumn?.levels?.length ?? 0} class(es); ${task === "classification" ? "classification" : algorithm.name} needs at least two`, "target", "single_class");
   }
 
   // By default every column but the target — except those that look like row identifiers (a name, a code:

@@ -91,7 +91,8 @@ export function trainModel(frame: Frame, spec: ResolvedSpec, hooks: Hooks): Trai
   hooks.progress(1);
   warnings.push(...convergenceWarnings(pipeline));
 
-  const classes = data.target?.task === "classification" ? [...data.target.classes] : null;
+  // A supervised projection fits against classes but predicts none: it keeps no classes.
+  const classes = spec.task === "classification" && data.target?.task === "classification" ? [...data.target.classes] : null;
   const model: FittedModel = {
     algorithm: spec.algorithm,
     params: spec.params,

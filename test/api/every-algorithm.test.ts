@@ -76,11 +76,12 @@ for (const algorithm of listAlgorithms()) {
   });
 }
 
-// Projections train without a target on the same raw rows (impute and one-hot in front), answer
+// Projections train without a target (the supervised ones against 好瓜) on the same raw rows (impute and one-hot in front), answer
 // `projections` as wide as their output names, and transform the dataset they were trained on.
 for (const algorithm of listAlgorithms().filter((a) => a.tasks.includes("projection"))) {
   test(`${algorithm.name} (projection): train → predict → export → import → same projections; same seed → same artifact; transform`, async () => {
-    const body = { dataset_id: classification, algorithm: algorithm.name, features: ["色泽", "根蒂", "敲声", "纹理", "脐部", "触感", "密度", "含糖率"], seed: 3 };
+    // A supervised projection (lda_projection, nca_projection) is fitted against the classes.
+    const body = { dataset_id: classification, algorithm: algorithm.name, ...(algorithm.accepts.classes ? { target: "好瓜" } : {}), features: ["色泽", "根蒂", "敲声", "纹理", "脐部", "触感", "密度", "含糖率"], seed: 3 };
     const train = async () => {
       const res = await t.app.inject({ method: "POST", url: "/v1/models", payload: body });
       assert.equal(res.statusCode, 202, res.body);

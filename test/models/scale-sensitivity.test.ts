@@ -92,11 +92,13 @@ test("every registered algorithm declares scaleSensitive", () => {
     "label_propagation",
     "label_spreading",
     "lasso",
+    "lmnn_projection",
     "logistic_regression",
     "lvq",
     "mds",
     "mlp",
     "naive_bayes",
+    "nca_projection",
     "optics",
     "pca",
     "perceptron",
@@ -157,12 +159,26 @@ describe("clustering, declared sensitive: the automatic scale step takes the uni
 });
 
 describe("projections, declared sensitive: the automatic scale step takes the units away (projections of the training rows)", () => {
-  for (const algorithm of listAlgorithms().filter((a) => a.tasks.includes("projection"))) {
+  for (const algorithm of listAlgorithms().filter((a) => a.tasks.includes("projection") && a.scaleSensitive)) {
     test(algorithm.name, () => {
-      assert.ok(algorithm.scaleSensitive, `${algorithm.name}: variances and distances in input units`);
-      const { X } = table("classification");
+      const { X, target } = table("classification");
       const project = (frame: Frame) => {
-        const pipeline = fitPipeline(algorithm, algorithm.params.parse({}), [], { X: frame, target: null }, { rng: createRng(3), progress: () => {} }, { autoScale: true });
+        const pipeline = fitPipeline(algorithm, algorithm.params.parse({}), [], { X: frame, target: algorithm.accepts.classes ? target : null }, { rng: createRng(3), progress: () => {} }, { autoScale: true });
+        return predictPipeline(algorithm, pipeline, frame);
+      };
+      assertSamePredictions(project(rescaled(X)), project(X), algorithm.name);
+    });
+  }
+});
+
+describe("projections, declared insensitive: the same projections in other units, without the scale step", () => {
+  const insensitive = listAlgorithms().filter((a) => a.tasks.includes("projection") && !a.scaleSensitive);
+  test("only the supervised lda_projection (the unsupervised ones follow variances and distances)", () => assert.deepEqual(insensitive.map((a) => a.name), ["lda_projection"]));
+  for (const algorithm of insensitive) {
+    test(algorithm.name, () => {
+      const { X, target } = table("classification");
+      const project = (frame: Frame) => {
+        const pipeline = fitPipeline(algorithm, algorithm.params.parse({}), [], { X: frame, target }, { rng: createRng(3), progress: () => {} }, { autoScale: false });
         return predictPipeline(algorithm, pipeline, frame);
       };
       assertSamePredictions(project(rescaled(X)), project(X), algorithm.name);

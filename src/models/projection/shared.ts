@@ -1,17 +1,27 @@
 /**
- * What the projection algorithms (pca, mds, kernel_pca, isomap) share: they are fitted
- * without a target, name their outputs `<prefix>1 … <prefix>d` (the columns
- * POST /v1/models/{id}/transform writes), and explain themselves within a value budget.
+ * What the projection algorithms share: pca, mds, kernel_pca and isomap are fitted without
+ * a target, lda_projection, nca_projection and lmnn_projection against classes; all name their outputs
+ * `<prefix>1 … <prefix>d` (the columns POST /v1/models/{id}/transform writes), and explain
+ * themselves within a value budget.
  */
 import { z } from "zod";
 import { selectColumns, type Frame } from "../../data/frame.js";
 import { UnusableInputError, type Prediction, type TrainingSet } from "../contract.js";
-import { rowMajor } from "../design-matrix.js";
+import { numericFeatureNames, rowMajor } from "../design-matrix.js";
 import { ValueBudget, maxValuesOf } from "../explain-bounds.js";
 
 export function requireUnsupervised(train: TrainingSet, name: string): void {
   if (train.target) throw new UnusableInputError(`${name} is an unsupervised projection: train it without a target`);
   if (train.X.rowCount < 2) throw new UnusableInputError(`${name} needs at least two training rows`);
+}
+
+/** The numeric feature columns of a supervised projection's training set, with its classes. */
+export function classesAndColumns(train: TrainingSet, name: string): { features: string[]; columns: Float64Array[]; y: Int32Array; classes: readonly string[] } {
+  if (train.target?.task !== "classification") throw new UnusableInputError(`${name} is a supervised projection: train it with a categorical target (classes)`);
+  const features = numericFeatureNames(train.X);
+  if (features.length === 0) throw new UnusableInputError(`${name} needs at least one numeric feature`);
+  const columns = features.map((_, j) => (train.X.columns[j] as { values: Float64Array }).values);
+  return { features, columns, y: train.target.y, classes: train.target.classes };
 }
 
 export function outputNamesOf(prefix: string, d: number): string[] {

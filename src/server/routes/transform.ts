@@ -33,7 +33,7 @@ export const transformRoutes: FastifyPluginAsync = async (base) => {
       schema: {
         operationId: "transformDataset",
         tags: ["models"],
-        summary: "Apply a projection model (pca, mds, kernel_pca, isomap) to a dataset: a new dataset of the projections plus the source's other columns, with its lineage",
+        summary: "Apply a projection model (pca, mds, kernel_pca, isomap; lda_projection, nca_projection, lmnn_projection) to a dataset: a new dataset of the projections plus the source's other columns, with its lineage",
         description:
           "201 with the new dataset (its `source` names the model and the source dataset). 404: unknown model or dataset; 409: the model has not succeeded; " +
           "422 unsupported_task: the model is not a projection; 422 unknown_column: the dataset lacks a feature of the model; 422 invalid_data: a column does not fit the model's, " +
@@ -48,7 +48,7 @@ export const transformRoutes: FastifyPluginAsync = async (base) => {
       const model = modelId === undefined ? undefined : await store.models.get(modelId);
       if (!model) throw notFound("model", request.params.id);
       if (model.spec.task !== "projection") {
-        throw new ApiError("unsupported_task", `model ${model.id} does ${model.spec.task}; only a projection model (pca, mds, kernel_pca, isomap) transforms a dataset`, [{ path: "id", message: "not a projection model" }]);
+        throw new ApiError("unsupported_task", `model ${model.id} does ${model.spec.task}; only a projection model (pca, mds, kernel_pca, isomap, lda_projection, nca_projection, lmnn_projection) transforms a dataset`, [{ path: "id", message: "not a projection model" }]);
       }
       if (model.status !== "succeeded" || !model.artifact_sha256) throw new ApiError("wrong_state", `model ${model.id} is ${model.status}; only a succeeded model can transform a dataset`);
       const { dataset_id: datasetId, name } = request.body;

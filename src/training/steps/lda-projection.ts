@@ -12,6 +12,7 @@ import { makeFrame } from "../../data/frame.js";
 import { byColumn, pickColumns } from "../../data/transforms/transform.js";
 import { fitLda, ldaParams } from "../../models/linear/lda.js";
 import { columnCountParam } from "../../models/limits.js";
+import { projectCentred } from "../../models/projection/linear-map.js";
 import { f64 } from "../../models/state-schemas.js";
 import { completeNumericInputs, numericInputsOf, outputNames, planReplace, replaceInputs } from "./numeric-inputs.js";
 import type { TypedStep } from "./typed-step.js";
@@ -89,18 +90,7 @@ export const ldaProjectionStep: TypedStep<LdaProjectionSpec, LdaProjectionFitted
     const inputs = numericInputsOf(frame, fitted.columns, STEP);
     const n = frame.rowCount;
     const d = fitted.names.length;
-    const outputs = Array.from({ length: d }, () => new Float64Array(n));
-    inputs.forEach((x, a) => {
-      const shift = fitted.xbar[a];
-      for (let k = 0; k < d; k++) {
-        const w = fitted.scalings[a * d + k];
-        const out = outputs[k];
-        for (let i = 0; i < n; i++) {
-          const v = x[i] - shift;
-          if (v === v) out[i] += v * w;
-        }
-      }
-    });
+    const outputs = projectCentred(inputs, fitted.xbar, fitted.scalings, d, n, "by_input");
     return replaceInputs(frame, fitted.columns, fitted.names, outputs);
   },
 

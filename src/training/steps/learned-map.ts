@@ -6,6 +6,7 @@
 import type { Frame } from "../../data/frame.js";
 import { DataError } from "../../data/errors.js";
 import { byColumn, pickColumns } from "../../data/transforms/transform.js";
+import { projectCentred } from "../../models/projection/linear-map.js";
 import type { PlannedColumn, PlannedTarget } from "../steps.js";
 import { numericInputsOf, planReplace, replaceInputs } from "./numeric-inputs.js";
 
@@ -20,19 +21,7 @@ export interface LearnedMap {
 export function applyLearnedMap(fitted: LearnedMap, frame: Frame, step: string): Frame {
   const inputs = numericInputsOf(frame, [...fitted.columns], step);
   const n = frame.rowCount;
-  const d = fitted.columns.length;
-  const outputs = fitted.names.map(() => new Float64Array(n));
-  inputs.forEach((x, j) => {
-    const shift = fitted.mean[j];
-    outputs.forEach((out, a) => {
-      const w = fitted.components[a * d + j];
-      for (let i = 0; i < n; i++) {
-        const v = x[i] - shift;
-        // A missing cell counts as the training mean (contributes nothing), as in pca and lda_projection.
-        if (v === v) out[i] += w * v;
-      }
-    });
-  });
+  const outputs = projectCentred(inputs, fitted.mean, fitted.components, fitted.names.length, n, "by_output");
   return replaceInputs(frame, [...fitted.columns], [...fitted.names], outputs);
 }
 

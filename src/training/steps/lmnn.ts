@@ -13,40 +13,19 @@
  */
 import { z } from "zod";
 import { DataError } from "../../data/errors.js";
-import { columnCountParam } from "../../models/limits.js";
-import { fitLmnn } from "../../models/neighbors/lmnn.js";
+import { fitLmnnMap, lmnnOptionsShape } from "../../models/projection/lmnn-projection.js";
 import { f64 } from "../../models/state-schemas.js";
-import { centredRows, columnMeans, completeNumericInputs, outputNames } from "./numeric-inputs.js";
+import { completeNumericInputs, outputNames } from "./numeric-inputs.js";
 import type { TypedStep } from "./typed-step.js";
 import { applyLearnedMap, mapComponents, planLearnedMap } from "./learned-map.js";
 
 const STEP = "lmnn";
-/** 20,000 rows: one evaluation then walks 4·10⁸ pairs, minutes per iteration. */
-export const LMNN_MAX_ROWS = 20_000;
-const MAX_ITER = 10_000;
-/** Target neighbours per row: each multiplies the hinge terms of every impostor. */
-export const LMNN_MAX_NEIGHBORS = 100;
 
 export const lmnnSpec = z
   .object({
     /** Default: every numeric column. */
     columns: z.array(z.string()).optional(),
-    n_components: columnCountParam("Dimensions of the learned space; null: as many as the columns.", "the columns"),
-    init: z
-      .enum(["auto", "identity", "pca"])
-      .default("auto")
-      .describe("Start of the optimisation: identity, or the top principal directions (pca); auto: identity when n_components equals the columns, else pca."),
-    n_neighbors: z.number().int().min(1).max(LMNN_MAX_NEIGHBORS).default(3).describe(`Target neighbours per row: its nearest rows of the same class in the input space, pulled close. At most ${LMNN_MAX_NEIGHBORS}.`),
-    push_weight: z.number().min(0).max(1).default(0.5).describe("μ: the weight of pushing impostors beyond the margin; 1 − μ weighs pulling the target neighbours."),
-    max_iter: z.number().int().min(1).max(MAX_ITER).default(50).describe(`L-BFGS iterations at most (pylmnn's default 50). At most ${MAX_ITER.toLocaleString("en")}.`),
-    tol: z.number().positive().default(1e-5),
-    max_rows: z
-      .number()
-      .int()
-      .min(2)
-      .max(LMNN_MAX_ROWS)
-      .default(5_000)
-      .describe(`Training rows allowed (each evaluation compares every pair of rows); more is refused. At most ${LMNN_MAX_ROWS.toLocaleString("en")}.`),
+    ...lmnnOptionsShape,
     prefix: z.string().min(1).default("lmnn"),
   })
   .strict();
@@ -85,10 +64,7 @@ export const lmnnStep: TypedStep<LmnnSpec, LmnnFitted> = {
     const d = inputs.length;
     const c = spec.n_components ?? d;
     if (c > d) throw new DataError(`${STEP}: n_components = ${c}, and there are only ${d} numeric columns`, "n_components");
-    const mean = columnMeans(columns, n);
-    const X = centredRows(columns, mean, n);
-    const init = spec.init === "auto" ? (c === d ? "identity" : "pca") : spec.init;
-    const result = fitLmnn(X, n, d, ctx.target.y, { components: c, neighbors: spec.n_neighbors, pushWeight: spec.push_weight, init, maxIter: spec.max_iter, tol: spec.tol, signal: ctx.signal });
+    const map = fitLmnnMap(columns, n, ctx.target.y, c, { ...spec, signal: ctx.signal });
     const names = outputNames(
       spec.prefix,
       c,
@@ -96,7 +72,7 @@ export const lmnnStep: TypedStep<LmnnSpec, LmnnFitted> = {
       inputs,
       STEP,
     );
-    return { columns: inputs, names, mean, components: result.components, iterations: result.iterations, converged: result.converged, loss: result.loss, impostors: result.impostors };
+    return { columns: inputs, names, mean: map.mean, components: map.components, iterations: map.iterations, converged: map.converged, loss: map.loss, impostors: map.impostors };
   },
 
   apply(fitted, frame) {

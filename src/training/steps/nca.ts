@@ -12,36 +12,19 @@
  */
 import { z } from "zod";
 import { DataError } from "../../data/errors.js";
-import { columnCountParam } from "../../models/limits.js";
-import { fitNca } from "../../models/neighbors/nca.js";
+import { fitNcaMap, ncaOptionsShape } from "../../models/projection/nca-projection.js";
 import { f64 } from "../../models/state-schemas.js";
-import { centredRows, columnMeans, completeNumericInputs, outputNames } from "./numeric-inputs.js";
+import { completeNumericInputs, outputNames } from "./numeric-inputs.js";
 import type { TypedStep } from "./typed-step.js";
 import { applyLearnedMap, mapComponents, planLearnedMap } from "./learned-map.js";
 
 const STEP = "nca";
-/** 20,000 rows: the n × n matrix of one evaluation is then 3.2 GB, more than any job budget allows. */
-export const NCA_MAX_ROWS = 20_000;
-const MAX_ITER = 10_000;
 
 export const ncaSpec = z
   .object({
     /** Default: every numeric column. */
     columns: z.array(z.string()).optional(),
-    n_components: columnCountParam("Dimensions of the learned space; null: as many as the columns.", "the columns"),
-    init: z
-      .enum(["auto", "identity", "pca"])
-      .default("auto")
-      .describe("Start of the optimisation: identity, or the top principal directions (pca); auto: identity when n_components equals the columns, else pca."),
-    max_iter: z.number().int().min(1).max(MAX_ITER).default(50).describe(`L-BFGS iterations at most (scikit-learn's default 50). At most ${MAX_ITER.toLocaleString("en")}.`),
-    tol: z.number().positive().default(1e-5),
-    max_rows: z
-      .number()
-      .int()
-      .min(2)
-      .max(NCA_MAX_ROWS)
-      .default(5_000)
-      .describe(`Training rows allowed (each evaluation holds rows² numbers); more is refused. At most ${NCA_MAX_ROWS.toLocaleString("en")}.`),
+    ...ncaOptionsShape,
     prefix: z.string().min(1).default("nca"),
   })
   .strict();
@@ -79,10 +62,7 @@ export const ncaStep: TypedStep<NcaSpec, NcaFitted> = {
     const d = inputs.length;
     const c = spec.n_components ?? d;
     if (c > d) throw new DataError(`${STEP}: n_components = ${c}, and there are only ${d} numeric columns`, "n_components");
-    const mean = columnMeans(columns, n);
-    const X = centredRows(columns, mean, n);
-    const init = spec.init === "auto" ? (c === d ? "identity" : "pca") : spec.init;
-    const result = fitNca(X, n, d, ctx.target.y, { components: c, init, maxIter: spec.max_iter, tol: spec.tol, signal: ctx.signal });
+    const map = fitNcaMap(columns, n, ctx.target.y, c, { ...spec, signal: ctx.signal });
     const names = outputNames(
       spec.prefix,
       c,
@@ -90,7 +70,7 @@ export const ncaStep: TypedStep<NcaSpec, NcaFitted> = {
       inputs,
       STEP,
     );
-    return { columns: inputs, names, mean, components: result.components, iterations: result.iterations, converged: result.converged, score: result.score };
+    return { columns: inputs, names, mean: map.mean, components: map.components, iterations: map.iterations, converged: map.converged, score: map.score };
   },
 
   apply(fitted, frame) {

@@ -56,16 +56,5 @@ export function planReplace(columns: readonly PlannedColumn[], inputs: readonly 
   return replacePlanned(columns, new Map(inputs.map((name, j) => [name, j === 0 ? outputs : []])));
 }
 
-/** Row-major n × p copy of the columns, centred by `mean`. */
-export function centredRows(columns: readonly Float64Array[], mean: Float64Array, n: number): Float64Array {
-  const p = columns.length;
-  const out = new Float64Array(n * p);
-  for (let j = 0; j < p; j++) {
-    const c = columns[j];
-    const m = mean[j];
-    for (let i = 0; i < n; i++) out[i * p + j] = c[i] - m;
-  }
-  return out;
-}
-
 export { columnMeans } from "../../models/projection/pca-core.js";
+export { centredRows } from "../../models/projection/linear-map.js";

@@ -10,6 +10,7 @@ import { frameSchema, selectColumns } from "../../../src/data/frame.js";
 import { createRng } from "../../../src/data/random.js";
 import { readCsv } from "../../../src/data/read-csv.js";
 import { encodeRows } from "../../../src/data/rows.js";
+import type { Target } from "../../../src/models/contract.js";
 import { listAlgorithms } from "../../../src/models/registry.js";
 import { loadArtifact, serializeArtifact, type FittedModel } from "../../../src/training/artifact.js";
 import { fitPipeline, predictPipeline } from "../../../src/training/pipeline.js";
@@ -17,6 +18,9 @@ import { generatedTable } from "../../training/helpers-artifact.js";
 
 const table = readCsv(generatedTable());
 const X = selectColumns(table, ["x1", "x2", "g"]);
+/** The classes lda_projection and nca_projection are fitted against (accepts.classes). */
+const label = table.columns.find((c) => c.name === "label")!;
+const classes: Target = label.type === "categorical" ? { task: "classification", y: Int32Array.from(label.codes), classes: [...label.levels] } : assert.fail("label is categorical");
 const rows = [{ x1: 1, x2: 0.5, g: "u" }, { x1: null, x2: 3 }, { g: "never seen" }, { x1: 5.5, x2: -2, g: "w" }];
 /** mds with fewer landmarks than rows, so the seeded draw is exercised. */
 const PARAMS: Record<string, Record<string, unknown>> = { mds: { max_landmarks: 40 }, kernel_pca: { n_components: 3 } };
@@ -25,7 +29,7 @@ const numbersIn = (value: unknown): number => (typeof value === "number" ? 1 : v
 
 for (const algorithm of listAlgorithms().filter((a) => a.tasks.includes("projection"))) {
   const params = algorithm.params.parse(PARAMS[algorithm.name] ?? {}) as Record<string, unknown>;
-  const fit = (seed: number) => fitPipeline(algorithm, params, [], { X, target: null }, { rng: createRng(seed), progress: () => {} });
+  const fit = (seed: number) => fitPipeline(algorithm, params, [], { X, target: algorithm.accepts.classes ? classes : null }, { rng: createRng(seed), progress: () => {} });
 
   test(`${algorithm.name}: serialize → load → same state and projections; same seed → same artifact`, () => {
     const pipeline = fit(5);

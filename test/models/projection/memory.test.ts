@@ -12,7 +12,7 @@ const projections = listAlgorithms().filter((a) => a.tasks.includes("projection"
 
 test("every projection algorithm has terms, and its defaults fit the default budget on 50,000 × 30 and 2,000 × 1,000", () => {
   // Every algorithm with the task, whatever its family (som_projection is a neural network's).
-  for (const name of ["isomap", "kernel_pca", "mds", "pca"]) assert.ok(projections.some((a) => a.name === name), name);
+  for (const name of ["isomap", "kernel_pca", "lda_projection", "lmnn_projection", "mds", "nca_projection", "pca"]) assert.ok(projections.some((a) => a.name === name), name);
   for (const a of projections) {
     assert.ok(hasMemoryModel(a), a.name);
     for (const s of [shape(50_000, 30), shape(2000, 1000)]) {
@@ -30,4 +30,9 @@ test("the terms grow with rows and with the size parameters, and the n × n ones
   const matrix = (name: string, rows: number) => estimateAlgorithmMemory(listAlgorithms().find((a) => a.name === name)!, {}, shape(rows, 5)).find((t) => t.what.includes("eigendecomposed"))!.bytes;
   assert.equal(matrix("kernel_pca", 10_000), matrix("kernel_pca", 100_000));
   assert.equal(matrix("isomap", 10_000), matrix("isomap", 100_000));
+  // lda_projection's scatter matrices grow with the classes; nca_projection's n × n matrix with max_rows, and not past it.
+  const withClasses = (classes: number): MemoryShape => ({ ...shape(1000, 20), classes });
+  assert.ok(total("lda_projection", {}, withClasses(3)) < total("lda_projection", {}, withClasses(30)));
+  assert.ok(total("nca_projection", { max_rows: 1000 }, shape(5000, 5)) < total("nca_projection", { max_rows: 4000 }, shape(5000, 5)));
+  assert.equal(total("nca_projection", { max_rows: 5000 }, shape(3000, 5)), total("nca_projection", { max_rows: 20_000 }, shape(3000, 5)));
 });
