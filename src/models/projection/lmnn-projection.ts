@@ -7,14 +7,14 @@
  * rows, so the training rows are bounded by `max_rows` (more are refused).
  */
 import { z } from "zod";
-import { selectColumns, type Frame } from "../../data/frame.js";
 import { UnusableInputError, type AbortFlag, type Algorithm, type FitContext, type TrainingSet } from "../contract.js";
 import { columnCountParam } from "../limits.js";
 import { fitLmnn } from "../neighbors/lmnn.js";
-import { checkFinite, checkLength, checkUnique, f64, structural } from "../state-schemas.js";
-import { centredRows, projectCentred } from "./linear-map.js";
+import { structural } from "../state-schemas.js";
+import { centredRows } from "./linear-map.js";
 import { columnMeans } from "./pca-core.js";
-import { BoundedExplanation, classesAndColumns, featuresField, outputNamesOf, projectionOf } from "./shared.js";
+import { BoundedExplanation, classesAndColumns, outputNamesOf } from "./shared.js";
+import { checkSupervisedMap, predictSupervisedMap, supervisedMapFields } from "./supervised-map.js";
 
 const NAME = "lmnn_projection";
 const PREFIX = "lmnn";
@@ -75,28 +75,14 @@ export type LmnnProjectionParams = z.infer<typeof lmnnProjectionParams>;
 
 export const lmnnProjectionState = z
   .object({
-    features: featuresField,
-    classes: z.array(z.string()).min(2),
-    mean: f64,
-    /** n_components × features row-major. */
-    components: f64,
-    n_components: z.number().int().min(1),
+    ...supervisedMapFields,
     iterations: z.number().int().nonnegative(),
     converged: z.boolean(),
     loss: z.number(),
     impostors: z.number().int().min(0),
   })
   .strict()
-  .superRefine(
-    structural((s, report) => {
-      const p = s.features.length;
-      if (!checkUnique(s.features, "feature", report, ["features"])) return;
-      if (s.n_components > p) return report(`n_components ${s.n_components} is above the ${p} features`, ["n_components"]);
-      if (!checkLength(s.mean, p, "mean", report) || !checkLength(s.components, s.n_components * p, "components", report, `${s.n_components} components × ${p} features`)) return;
-      if (!checkFinite(s.mean, "mean", report)) return;
-      checkFinite(s.components, "components", report);
-    }),
-  );
+  .superRefine(structural(checkSupervisedMap));
 export type LmnnProjectionState = z.infer<typeof lmnnProjectionState>;
 
 function fit(train: TrainingSet, params: LmnnProjectionParams, ctx: FitContext): LmnnProjectionState {
@@ -110,10 +96,6 @@ function fit(train: TrainingSet, params: LmnnProjectionParams, ctx: FitContext):
   return { features, classes: [...classes], mean: map.mean, components: map.components, n_components: c, iterations: map.iterations, converged: map.converged, loss: map.loss, impostors: map.impostors };
 }
 
-function predict(s: LmnnProjectionState, X: Frame) {
-  const columns = selectColumns(X, s.features).columns.map((col) => (col as { values: Float64Array }).values);
-  return projectionOf(projectCentred(columns, s.mean, s.components, s.n_components, X.rowCount, "by_output"), X.rowCount);
-}
 
 export const lmnnProjection: Algorithm<LmnnProjectionParams, LmnnProjectionState> = {
   name: NAME,
@@ -125,7 +107,7 @@ export const lmnnProjection: Algorithm<LmnnProjectionParams, LmnnProjectionState
   accepts: { categorical: false, missing: false, weights: false, classes: true },
   scaleSensitive: true, // the target neighbours are found by distances in input units
   fit,
-  predict,
+  predict: predictSupervisedMap,
   outputNames: (s) => outputNamesOf(PREFIX, s.n_components),
   explain(s, options) {
     const names = outputNamesOf(PREFIX, s.n_components);

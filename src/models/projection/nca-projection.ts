@@ -7,14 +7,14 @@
  * bounded by `max_rows` (more are refused, not subsampled).
  */
 import { z } from "zod";
-import { selectColumns, type Frame } from "../../data/frame.js";
 import { UnusableInputError, type AbortFlag, type Algorithm, type FitContext, type TrainingSet } from "../contract.js";
 import { columnCountParam } from "../limits.js";
 import { fitNca } from "../neighbors/nca.js";
-import { checkFinite, checkLength, checkUnique, f64, structural } from "../state-schemas.js";
-import { centredRows, projectCentred } from "./linear-map.js";
+import { structural } from "../state-schemas.js";
+import { centredRows } from "./linear-map.js";
 import { columnMeans } from "./pca-core.js";
-import { BoundedExplanation, classesAndColumns, featuresField, outputNamesOf, projectionOf } from "./shared.js";
+import { BoundedExplanation, classesAndColumns, outputNamesOf } from "./shared.js";
+import { checkSupervisedMap, predictSupervisedMap, supervisedMapFields } from "./supervised-map.js";
 
 const NAME = "nca_projection";
 const PREFIX = "nca";
@@ -64,27 +64,13 @@ export type NcaProjectionParams = z.infer<typeof ncaProjectionParams>;
 
 export const ncaProjectionState = z
   .object({
-    features: featuresField,
-    classes: z.array(z.string()).min(2),
-    mean: f64,
-    /** n_components × features row-major. */
-    components: f64,
-    n_components: z.number().int().min(1),
+    ...supervisedMapFields,
     iterations: z.number().int().nonnegative(),
     converged: z.boolean(),
     score: z.number(),
   })
   .strict()
-  .superRefine(
-    structural((s, report) => {
-      const p = s.features.length;
-      if (!checkUnique(s.features, "feature", report, ["features"])) return;
-      if (s.n_components > p) return report(`n_components ${s.n_components} is above the ${p} features`, ["n_components"]);
-      if (!checkLength(s.mean, p, "mean", report) || !checkLength(s.components, s.n_components * p, "components", report, `${s.n_components} components × ${p} features`)) return;
-      if (!checkFinite(s.mean, "mean", report)) return;
-      checkFinite(s.components, "components", report);
-    }),
-  );
+  .superRefine(structural(checkSupervisedMap));
 export type NcaProjectionState = z.infer<typeof ncaProjectionState>;
 
 function fit(train: TrainingSet, params: NcaProjectionParams, ctx: FitContext): NcaProjectionState {
@@ -98,10 +84,6 @@ function fit(train: TrainingSet, params: NcaProjectionParams, ctx: FitContext): 
   return { features, classes: [...classes], mean: map.mean, components: map.components, n_components: c, iterations: map.iterations, converged: map.converged, score: map.score };
 }
 
-function predict(s: NcaProjectionState, X: Frame) {
-  const columns = selectColumns(X, s.features).columns.map((col) => (col as { values: Float64Array }).values);
-  return projectionOf(projectCentred(columns, s.mean, s.components, s.n_components, X.rowCount, "by_output"), X.rowCount);
-}
 
 export const ncaProjection: Algorithm<NcaProjectionParams, NcaProjectionState> = {
   name: NAME,
@@ -113,7 +95,7 @@ export const ncaProjection: Algorithm<NcaProjectionParams, NcaProjectionState> =
   accepts: { categorical: false, missing: false, weights: false, classes: true },
   scaleSensitive: true, // the neighbour probabilities follow the distances, which follow the units
   fit,
-  predict,
+  predict: predictSupervisedMap,
   outputNames: (s) => outputNamesOf(PREFIX, s.n_components),
   explain(s, options) {
     const names = outputNamesOf(PREFIX, s.n_components);
