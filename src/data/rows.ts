@@ -6,7 +6,7 @@
  * Only schema columns appear in the result, in schema order.
  */
 import { DataError } from "./errors.js";
-import { MISSING_CODE, makeFrame, type Column, type ColumnSchema, type Frame } from "./frame.js";
+import { MISSING_CODE, type Column, type ColumnSchema, type Frame } from "./frame.js";
 import { missingMarkers, parseNumber } from "./infer.js";
 
 export interface EncodeRowsOptions {
@@ -84,7 +84,9 @@ export function encodeRows(rows: unknown, schema: readonly ColumnSchema[], optio
       ? { type: "numeric", name: c.name, values: numeric[j]! }
       : { type: "categorical", name: c.name, codes: categorical[j]!, levels: c.levels },
   );
-  return makeFrame(columns);
+  // Not makeFrame: its length and duplicate-name checks hold by construction (one array of n per
+  // schema column, and a model's schema has unique names), and a single-row predict would pay for them.
+  return { rowCount: n, columns };
 }
 
 /** NaN for a missing marker. */

@@ -32,9 +32,25 @@ export function isWellFormedPredictBody(body: unknown): boolean {
   return true;
 }
 
-/** A body validator: the fast check first, zod (for its errors) when the fast check says no. */
-export function fastBodyValidator(schema: z.ZodType, fast: (body: unknown) => boolean): FastifySchemaCompiler<z.ZodType> {
+/** True when `params` certainly satisfies modelRefParams: one non-empty `id` within the router's length limit. */
+export function isWellFormedModelRef(params: unknown, maxLength: number): boolean {
+  if (typeof params !== "object" || params === null) return false;
+  const id = (params as { id?: unknown }).id;
+  if (typeof id !== "string" || id.length === 0 || id.length > maxLength) return false;
+  for (const key in params) if (key !== "id") return false;
+  return true;
+}
+
+/**
+ * A validator compiler: for the body (and the params, when `fastParams` is given) the
+ * fast check first, zod (for its errors) when the fast check says no; other parts zod.
+ */
+export function fastBodyValidator(schema: z.ZodType, fast: (body: unknown) => boolean, fastParams?: (params: unknown) => boolean): FastifySchemaCompiler<z.ZodType> {
   const slow = validatorCompiler({ schema, method: "", url: "", httpPart: "body" });
-  return ({ schema: partSchema, httpPart, method, url }) =>
-    httpPart === "body" ? (data) => (fast(data) ? { value: data } : slow(data)) : validatorCompiler({ schema: partSchema, httpPart, method, url });
+  return ({ schema: partSchema, httpPart, method, url }) => {
+    if (httpPart === "body") return (data) => (fast(data) ? { value: data } : slow(data));
+    const zod = validatorCompiler({ schema: partSchema, httpPart, method, url });
+    if (httpPart === "params" && fastParams) return (data) => (fastParams(data) ? { value: data } : zod(data));
+    return zod;
+  };
 }

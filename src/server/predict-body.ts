@@ -74,7 +74,8 @@ export function registerPredictBodyReader(app: FastifyInstance, bodyLimit: numbe
       return done(tooLarge(), undefined);
     }
     let chunks: Buffer[] | null = [];
-    const writer = new BlockWriter();
+    // Made only when the body turns out large (the single-row hot path never needs it).
+    let writer: BlockWriter | null = null;
     let received = 0;
     let failed = false;
     const fail = (error: Error) => {
@@ -88,10 +89,11 @@ export function registerPredictBodyReader(app: FastifyInstance, bodyLimit: numbe
       if (received > bodyLimit) return fail(tooLarge());
       if (chunks && received <= INLINE_MAX_BODY_BYTES) return void chunks.push(chunk);
       if (chunks) {
+        writer = new BlockWriter();
         for (const c of chunks) writer.write(c);
         chunks = null;
       }
-      writer.write(chunk);
+      writer!.write(chunk);
     });
     payload.on("end", () => {
       if (failed) return;
@@ -99,11 +101,11 @@ export function registerPredictBodyReader(app: FastifyInstance, bodyLimit: numbe
       const encoded = (payload as { receivedEncodedLength?: number }).receivedEncodedLength;
       if (Number.isInteger(declared) && declared !== (encoded ?? received)) return fail(new ApiError("malformed_request", "the body's length does not match its Content-Length", undefined, 400));
       if (chunks) {
-        const raw = Buffer.concat(chunks, received);
+        const raw = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received);
         smallBodies.set(request, raw);
         return parseJson(request, raw.toString("utf8"), done);
       }
-      done(null, new UnparsedPredictBody(writer.finish(), received));
+      done(null, new UnparsedPredictBody(writer!.finish(), received));
     });
     payload.on("error", (err) => {
       if (!failed) fail(err);

@@ -48,6 +48,8 @@ export class ServiceMetrics {
   port: number | null = null;
   private readonly requestDuration: Histogram<"route" | "method" | "status">;
   private readonly jobDuration: Histogram<"algorithm">;
+  /** requestDuration's children by `method status route` (route patterns, so the set is bounded). */
+  private readonly requestSeries = new Map<string, Histogram.Internal<"route" | "method" | "status">>();
   private readonly perModel = new Map<string, PredictionCount>();
   private readonly other: PredictionCount = { predictions: 0, rows: 0, labels: { model: OTHER, version: "" } };
   private sources: MetricSources | null = null;
@@ -162,7 +164,12 @@ export class ServiceMetrics {
   }
 
   observeRequest(route: string, method: string, status: number, seconds: number): void {
-    this.requestDuration.observe({ route, method, status: String(status) }, seconds);
+    // The labelled child is looked up once per (route, method, status): prom-client would
+    // otherwise validate and hash the label object on every observation.
+    const key = `${method} ${status} ${route}`;
+    let child = this.requestSeries.get(key);
+    if (!child) this.requestSeries.set(key, (child = this.requestDuration.labels({ route, method, status: String(status) })));
+    child.observe(seconds);
   }
 
   /** The predict hot path: no await, no allocation once the model has been seen. */

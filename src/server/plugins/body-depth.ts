@@ -89,8 +89,15 @@ export function refuseDeepBody(body: unknown): void {
 }
 
 export function registerBodyDepthLimit(app: FastifyInstance): void {
-  app.addHook("preValidation", async (request) => {
-    if (Buffer.isBuffer(request.body)) return;
-    refuseDeepBody(request.body);
+  // A callback hook, not an async one: it runs on every request with a body, and needs no promise.
+  app.addHook("preValidation", (request, _reply, done) => {
+    const body = request.body;
+    if (body === undefined || body === null || typeof body !== "object" || Buffer.isBuffer(body)) return done();
+    try {
+      refuseDeepBody(body);
+    } catch (e) {
+      return done(e as Error);
+    }
+    done();
   });
 }

@@ -47,15 +47,16 @@ function decode(payload: Readable, encoding: string, decoder: Transform, limit: 
 }
 
 export function registerContentDecoding(app: FastifyInstance, bodyLimit: number): void {
-  app.addHook("preParsing", async (request, _reply, payload) => {
+  // A callback hook, not an async one: nearly every request has no Content-Encoding and needs no promise.
+  app.addHook("preParsing", (request, _reply, payload, done) => {
     const header = request.headers["content-encoding"];
-    if (header === undefined) return payload;
+    if (header === undefined) return done(null, payload);
     const encoding = header.trim().toLowerCase();
-    if (encoding === "" || encoding === "identity") return payload;
+    if (encoding === "" || encoding === "identity") return done(null, payload);
     const hasBody = request.headers["transfer-encoding"] !== undefined || Number(request.headers["content-length"]) > 0;
-    if (!hasBody) return payload;
+    if (!hasBody) return done(null, payload);
     const make = Object.hasOwn(DECODERS, encoding) ? DECODERS[encoding] : undefined;
-    if (!make) throw new ApiError("unsupported_media_type", `Content-Encoding "${header}" is not supported: send gzip, deflate, br or identity (one coding)`);
-    return decode(payload, encoding, make(), bodyLimit);
+    if (!make) return done(new ApiError("unsupported_media_type", `Content-Encoding "${header}" is not supported: send gzip, deflate, br or identity (one coding)`));
+    done(null, decode(payload, encoding, make(), bodyLimit));
   });
 }

@@ -13,12 +13,13 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { ApiError, notFound } from "../errors.js";
-import { fastBodyValidator, isWellFormedPredictBody } from "../fast-validation.js";
+import { fastBodyValidator, isWellFormedModelRef, isWellFormedPredictBody } from "../fast-validation.js";
 import { checkRowCount, INLINE_MAX_ROWS, predictJson, runsInline, servingModel } from "../predict.js";
 import { bodyBlocks, registerPredictBodyReader, UnparsedPredictBody } from "../predict-body.js";
 import { isModelId, resolveModelRef } from "../model-ref.js";
 import { errorResponses, problemSchema } from "../schemas/common.js";
 import { modelRefParams } from "../schemas/registry.js";
+import { MAX_PARAM_LENGTH } from "../plugins/errors.js";
 import { predictBody, predictCsvQuery, predictResponse, type PredictBody } from "../schemas/models.js";
 import { UnparsedCsvBody } from "../plugins/csv-body.js";
 import { predictCsvRoute } from "../interop/csv-route.js";
@@ -32,6 +33,7 @@ export const predictRoute: FastifyPluginAsync = async (base) => {
   const validateBody = fastBodyValidator(
     predictBody,
     (body) => body instanceof UnparsedPredictBody || isWellFormedPredictBody(body) || Buffer.isBuffer(body) || body instanceof UnparsedCsvBody,
+    (params) => isWellFormedModelRef(params, MAX_PARAM_LENGTH),
   );
 
   app.post(
@@ -51,9 +53,17 @@ export const predictRoute: FastifyPluginAsync = async (base) => {
         response: { 200: predictResponse, 404: problemSchema, 409: problemSchema, 413: problemSchema, 415: problemSchema, 503: problemSchema, ...errorResponses },
       },
       // The row cap comes before validation, which walks every row.
-      preValidation: async (request) => {
+      // A callback hook: the single-row hot path needs no promise here.
+      preValidation: (request, _reply, done) => {
         const rows = (request.body as { rows?: unknown } | null)?.rows;
-        if (Array.isArray(rows)) checkRowCount(rows.length, config.predictMaxRows);
+        if (Array.isArray(rows) && rows.length > config.predictMaxRows) {
+          try {
+            checkRowCount(rows.length, config.predictMaxRows);
+          } catch (e) {
+            return done(e as Error);
+          }
+        }
+        done();
       },
       // The query applies to CSV bodies only and is validated there (predictCsvRoute), so a JSON request never pays for it.
       validatorCompiler: ((route: { httpPart?: string }) =>
