@@ -65,3 +65,19 @@ export async function load(url: string, body: string, duration: number, connecti
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, total: result.requests.total };
 }
+
+/** CPU time (user + system, all threads) a process has used so far, in µs (Linux /proc; clock ticks of 10 ms). */
+export function processCpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/**
+ * `load` plus the server's CPU µs per request: on a shared machine the request rate moves with
+ * everyone else's load, while the server's own CPU time per request moves much less.
+ */
+export async function loadWithCpu(server: ChildProcess, url: string, body: string, duration: number, connections = 20) {
+  const before = processCpuMicros(server.pid!);
+  const result = await load(url, body, duration, connections);
+  return { ...result, cpuMicros: (processCpuMicros(server.pid!) - before) / result.total };
+}
