@@ -108,12 +108,12 @@ const tree: FamilyEstimate = (algorithm, _params, shape) => {
   return terms;
 };
 
-/** One SMO fit over l rows: the row-major copy, the kernel-row cache (never more than l² values), support vectors and O(l) solver vectors. */
+/** One SMO fit over l rows: the row-major copy, the kernel-row cache (never more than l² Float32 values), support vectors and O(l) solver vectors. */
 function smoTerms(params: Params, l: number, p: number, variables: number): MemoryTerm[] {
   const cacheMb = num(params, "cache_size", 200);
   return [
-    { path: "params.cache_size", bytes: Math.min(cacheMb * MB, values(l * l)) + l * 64, what: `kernel cache (cache_size ${cacheMb} MB, at most ${l.toLocaleString("en")}² kernel values)` },
-    { path: "features", bytes: values(2 * l * p + 12 * variables), what: `the training rows as a row-major copy, support vectors and solver state (${l} rows × ${p} features)` },
+    { path: "params.cache_size", bytes: Math.min(cacheMb * MB, 4 * l * l) + l * 64, what: `kernel cache (cache_size ${cacheMb} MB, at most ${l.toLocaleString("en")}² kernel values)` },
+    { path: "features", bytes: values(3 * l * p + 12 * variables), what: `the training rows as row-major copies (input order, class order, solver positions), support vectors and solver state (${l} rows × ${p} features)` },
   ];
 }
 
