@@ -371,9 +371,10 @@ function keptMembers(spec: unknown, count: number, rows: number, shape: MemorySh
 }
 
 /**
- * gradient_boosting: the Uint8Array bin columns, per-row raw scores, gradients and
- * hessians (one set per tree of an iteration), the binning's sorted copy of one column,
- * a histogram (features × 256 bins × 3 sums) per pending leaf, and the trees.
+ * gradient_boosting: the Uint8Array bin columns (twice: as binned, and in the SIMD
+ * histogram kernels' memory with the interleaved gradients and row ids), per-row raw scores,
+ * gradients and hessians (one set per tree of an iteration), the binning's sorted copy of one
+ * column, a histogram (features × 256 bins × 3 sums) per pending leaf and two more, and the trees.
  */
 const gradientBoosting: FamilyEstimate = (_algorithm, params, shape) => {
   const { rows: n, features: p } = shape;
@@ -381,8 +382,8 @@ const gradientBoosting: FamilyEstimate = (_algorithm, params, shape) => {
   const leaves = Math.max(2, Math.min(num(params, "max_leaf_nodes", 31), Math.ceil(n / Math.max(1, num(params, "min_samples_leaf", 20)))));
   const trees = num(params, "max_iter", 100) * outputs;
   return [
-    { path: "features", bytes: n * p + values(n * (5 * outputs + 6)), what: `bin columns and per-row scores, gradients and hessians (${n} rows × ${p} features)` },
-    { path: "params.max_leaf_nodes", bytes: leaves * values(p * 256 * 3), what: `histograms of up to ${leaves.toLocaleString("en")} leaves × ${p} features` },
+    { path: "features", bytes: 2 * n * p + values(n * (5 * outputs + 9)), what: `bin columns and per-row scores, gradients and hessians (${n} rows × ${p} features)` },
+    { path: "params.max_leaf_nodes", bytes: (leaves + 2) * values(p * 256 * 3), what: `histograms of up to ${leaves.toLocaleString("en")} leaves × ${p} features` },
     { path: "params.max_iter", bytes: trees * (2 * leaves) * 80, what: `${trees.toLocaleString("en")} trees of up to ${leaves.toLocaleString("en")} leaves` },
   ];
 };

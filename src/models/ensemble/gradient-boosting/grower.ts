@@ -10,7 +10,8 @@
  */
 import { throwIfAborted, type AbortFlag } from "../../contract.js";
 import type { BinMapper } from "./binning.js";
-import { buildHistogram, buildRootHistogram, type HistogramPool, subtractInto } from "./histogram.js";
+import { buildHistogram, buildHistogramSimd, buildRootHistogram, buildRootHistogramSimd, type HistogramPool, subtractInto } from "./histogram.js";
+import type { SimdHistogramSpace } from "./simd-histogram.js";
 import { emptySplit, findBestSplit, type SplitInfo, type SplitOptions } from "./split.js";
 
 export interface GrowOptions extends SplitOptions {
@@ -37,6 +38,8 @@ export interface GrowData {
   readonly rootCounts: Float64Array;
   readonly og: Float64Array;
   readonly oh: Float64Array;
+  /** When set, `bins` and `rows` are its views and its `gh` holds this tree's g and h interleaved. */
+  readonly simd: SimdHistogramSpace | null;
 }
 
 /** A grown tree over bins; leaves keep their row ranges. Nodes are numbered in creation order (children after parents). */
@@ -110,6 +113,12 @@ class Grower {
     const hist = this.pool.acquire();
     const s = t.start[node];
     const e = t.end[node];
+    const simd = data.simd;
+    if (simd !== null && hist.buffer === simd.memory.buffer) {
+      if (s === 0 && e === data.g.length) buildRootHistogramSimd(simd, hist, mapper.maxBins, mapper.nBins, features, data.rootCounts);
+      else buildHistogramSimd(simd, hist, mapper.maxBins, mapper.nBins, features, s, e);
+      return hist;
+    }
     if (s === 0 && e === data.g.length) {
       // Every row, in order (the root without row sampling): no gather, no indirection.
       buildRootHistogram(hist, data.bins, mapper.maxBins, mapper.nBins, features, data.g, data.h, data.rootCounts);
