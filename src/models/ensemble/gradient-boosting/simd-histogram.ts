@@ -14,7 +14,10 @@
  * Functions (byte addresses; F = 4 or 1 features a pass):
  *   rowsF(h_0..h_F-1, c_0..c_F-1, rows, end, gh): for the row ids at [rows, end): add the
  *     row's (g, h) to bin c_f[row] of the histogram at h_f, and 1 to its count;
- *   rootF(h_0..h_F-1, c_0..c_F-1, n, gh): the same for rows 0..n-1 in order, counts left alone.
+ *   rootF(h_0..h_F-1, c_0..c_F-1, n, gh): the same for rows 0..n-1 in order, counts left alone;
+ *   partition(col, table, rows, end, scratch): the grower's stable partition of the row ids at
+ *     [rows, end) by table[col[row]] (1 = left), branch-free, through `scratch`; returns the
+ *     address of the first right row.
  */
 import { compileModule, F64X2_ADD, f64Load, f64Store, functionBody, get, I32, I32_ADD, I32_LT_U, I32_MUL, i32c, instantiate, name, section, set, simd, tee, V128, v128Load, type WasmMemory } from "../../../data/wasm-bytes.js";
 
@@ -25,6 +28,8 @@ const brIf = (depth: number) => [0x0d, depth];
 const I32_EQZ = [0x45];
 const I32_SHL = [0x74];
 const i32Load = [0x28, 2, 0];
+const i32Store = [0x36, 2, 0];
+const I32_SUB = [0x6b];
 const i32Load8u = [0x2d, 0, 0];
 const v128Store = simd(0x0b, 3, 0);
 const F64_ADD = [0xa0];
@@ -58,14 +63,29 @@ function rootBody(F: number): number[] {
   return functionBody([[2, I32], [1, V128]], code);
 }
 
+// Params: 0 col, 1 table, 2 rows, 3 end, 4 scratch. Locals: 5 l (next left slot), 6 s (next scratch slot), 7 row, 8 left.
+function partitionBody(): number[] {
+  const code = [...get(2), ...set(5), ...get(4), ...set(6)];
+  code.push(...BLOCK, ...get(2), ...get(3), ...I32_LT_U, ...I32_EQZ, ...brIf(0), ...LOOP);
+  code.push(...get(2), ...i32Load, ...set(7));
+  code.push(...get(1), ...get(0), ...get(7), ...I32_ADD, ...i32Load8u, ...I32_ADD, ...i32Load8u, ...set(8));
+  code.push(...get(5), ...get(7), ...i32Store, ...get(6), ...get(7), ...i32Store);
+  code.push(...get(5), ...get(8), ...i32c(2), ...I32_SHL, ...I32_ADD, ...set(5));
+  code.push(...get(6), ...i32c(4), ...I32_ADD, ...get(8), ...i32c(2), ...I32_SHL, ...I32_SUB, ...set(6));
+  code.push(...get(2), ...i32c(4), ...I32_ADD, ...tee(2), ...get(3), ...I32_LT_U, ...brIf(0), ...END, ...END);
+  // The right rows after the left ones: memory.copy(l, scratch, s − scratch).
+  code.push(...get(5), ...get(4), ...get(6), ...get(4), ...I32_SUB, 0xfc, 10, 0, 0, ...get(5));
+  return functionBody([[4, I32]], code);
+}
+
 function moduleBytes(): Uint8Array {
   const fn = (params: number) => [0x60, params, ...new Array<number>(params).fill(I32), 0];
-  // Types: rows4 (11 params), rows1 (5), root4 (10), root1 (4).
-  const type = section(1, [4, ...fn(11), ...fn(5), ...fn(10), ...fn(4)]);
+  // Types: rows4 (11 params), rows1 (5), root4 (10), root1 (4), partition (5 params, an i32 result).
+  const type = section(1, [5, ...fn(11), ...fn(5), ...fn(10), ...fn(4), 0x60, 5, I32, I32, I32, I32, I32, 1, I32]);
   const imports = section(2, [1, ...name("m"), ...name("mem"), 0x02, 0x00, 1]);
-  const functions = section(3, [4, 0, 1, 2, 3]);
-  const exports = section(7, [4, ...name("rows4"), 0x00, 0, ...name("rows1"), 0x00, 1, ...name("root4"), 0x00, 2, ...name("root1"), 0x00, 3]);
-  const code = section(10, [4, ...rowsBody(4), ...rowsBody(1), ...rootBody(4), ...rootBody(1)]);
+  const functions = section(3, [5, 0, 1, 2, 3, 4]);
+  const exports = section(7, [5, ...name("rows4"), 0x00, 0, ...name("rows1"), 0x00, 1, ...name("root4"), 0x00, 2, ...name("root1"), 0x00, 3, ...name("partition"), 0x00, 4]);
+  const code = section(10, [5, ...rowsBody(4), ...rowsBody(1), ...rootBody(4), ...rootBody(1), ...partitionBody()]);
   return Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, ...type, ...imports, ...functions, ...exports, ...code]);
 }
 
@@ -83,11 +103,15 @@ export interface SimdHistogramSpace {
   readonly bins: Uint8Array[];
   readonly gh: Float64Array;
   readonly rows: Int32Array;
+  /** The partition's scratch (n row ids) and its bin → side table (256 bytes). */
+  readonly scratch: Int32Array;
+  readonly table: Uint8Array;
   readonly histograms: Float64Array[];
   readonly rows4: Kernel;
   readonly rows1: Kernel;
   readonly root4: Kernel;
   readonly root1: Kernel;
+  readonly partition: (col: number, table: number, rows: number, end: number, scratch: number) => number;
 }
 
 /** The space for n rows × d features and `slots` histograms of `histogramLength` doubles; null without WebAssembly SIMD or beyond 2 GiB. */
@@ -97,7 +121,9 @@ export function createSimdHistogramSpace(n: number, d: number, histogramLength: 
   const binBytes = d * col;
   const ghAt = binBytes;
   const rowsAt = ghAt + 16 * n;
-  const histAt = (rowsAt + 4 * n + 15) & ~15;
+  const scratchAt = rowsAt + 4 * n;
+  const tableAt = scratchAt + 4 * n;
+  const histAt = (tableAt + 256 + 15) & ~15;
   const instance = instantiate(MODULE, histAt + slots * histogramLength * 8);
   if (!instance) return null;
   const buffer = instance.memory.buffer;
@@ -107,10 +133,13 @@ export function createSimdHistogramSpace(n: number, d: number, histogramLength: 
     bins: Array.from({ length: d }, (_, f) => new Uint8Array(buffer, f * col, n)),
     gh: new Float64Array(buffer, ghAt, 2 * n),
     rows: new Int32Array(buffer, rowsAt, n),
+    scratch: new Int32Array(buffer, scratchAt, n),
+    table: new Uint8Array(buffer, tableAt, 256),
     histograms: Array.from({ length: slots }, (_, s) => new Float64Array(buffer, histAt + s * histogramLength * 8, histogramLength)),
     rows4: e.rows4 as Kernel,
     rows1: e.rows1 as Kernel,
     root4: e.root4 as Kernel,
     root1: e.root1 as Kernel,
+    partition: e.partition as SimdHistogramSpace["partition"],
   };
 }

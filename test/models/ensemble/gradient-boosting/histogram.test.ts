@@ -144,3 +144,37 @@ test("the WebAssembly SIMD kernels give the JavaScript kernels' histograms bit f
     { numRuns: 200 },
   );
 });
+
+test("the SIMD partition is the stable partition of a node's rows by its split table", () => {
+  fc.assert(
+    fc.property(
+      fc.record({
+        col: fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 1, maxLength: 80 }),
+        table: fc.array(fc.integer({ min: 0, max: 1 }), { minLength: 256, maxLength: 256 }),
+        seed: fc.nat(),
+        cut: fc.tuple(fc.nat(), fc.nat()),
+      }),
+      ({ col, table, seed, cut }) => {
+        const n = col.length;
+        const space = createSimdHistogramSpace(n, 1, histogramSize(1, 255), 3);
+        assert.ok(space);
+        space.bins[0].set(col);
+        // Some order of the row ids (a previous partition's), and a node's range inside it.
+        const order = Array.from({ length: n }, (_, i) => (i * (2 * (seed % 7) + 1) + seed) % n);
+        if (new Set(order).size !== n) order.sort((a, b) => a - b);
+        space.rows.set(order);
+        const start = Math.min(cut[0], cut[1]) % (n + 1);
+        const end = Math.min(n, start + (Math.max(cut[0], cut[1]) % (n + 1)));
+        space.table.set(table);
+        const base = space.rows.byteOffset;
+        const mid = (space.partition(space.bins[0].byteOffset, space.table.byteOffset, base + 4 * start, base + 4 * end, space.scratch.byteOffset) - base) >> 2;
+        const node = order.slice(start, end);
+        const left = node.filter((r) => table[col[r]] === 1);
+        const right = node.filter((r) => table[col[r]] === 0);
+        assert.equal(mid, start + left.length);
+        assert.deepEqual(Array.from(space.rows), [...order.slice(0, start), ...left, ...right, ...order.slice(end)]);
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
