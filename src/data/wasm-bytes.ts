@@ -78,9 +78,16 @@ export function compileModule(bytes: Uint8Array): object | null {
   }
 }
 
-/** An instance of `module` importing a fresh memory of at least `bytes` bytes as m.mem; null beyond 2 GiB. */
+/**
+ * An instance of `module` importing a fresh memory of at least `bytes` bytes as m.mem; null
+ * beyond 2 GiB, or when the memory cannot be had (the callers then keep their JavaScript loops).
+ */
 export function instantiate(module: object, bytes: number): { memory: WasmMemory; exports: Record<string, unknown> } | null {
   if (!wasm || bytes > 2 ** 31) return null;
-  const memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
-  return { memory, exports: new wasm.Instance(module, { m: { mem: memory } }).exports };
+  try {
+    const memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
+    return { memory, exports: new wasm.Instance(module, { m: { mem: memory } }).exports };
+  } catch {
+    return null;
+  }
 }

@@ -4,9 +4,11 @@
  * front to back: rows gathered through a permutation cost a cache miss each), with their
  * squared norms, and a kernel row computed in two passes — every dot product first (the
  * WebAssembly SIMD loop of `simd-dot-row.ts`, four rows a pass, or the JavaScript `dot`
- * where WebAssembly is unavailable), then the kernel's transform of each.
- * Measured on 10,000 × 20 rbf: ≈ 14 ns a kernel value against ≈ 45 ns for the one-pass
- * JavaScript loop over permuted rows.
+ * where WebAssembly is unavailable), then the kernel's transform of each (for rbf, exp by
+ * the same module's SIMD pass, then the signs in JavaScript).
+ * CPU profiles of the 10,000 × 20 rbf benchmark fit (32.7 M kernel values): ≈ 45 ns a value
+ * for one JavaScript pass over permuted rows, ≈ 18 ns with the SIMD dots and Math.exp, ≈ 10 ns
+ * with the SIMD exp too.
  */
 import { dot, KernelFunction, type KernelSpec } from "./kernel.js";
 import { createDotRowKernel, type DotRowKernel } from "./simd-dot-row.js";
@@ -22,6 +24,8 @@ export class KernelRows {
   private readonly data: Float64Array;
   /** Dot products of the last fill, by position (inside the WebAssembly memory when simd). */
   private readonly dots: Float64Array;
+  /** γ of an rbf kernel, whose exp the SIMD kernel computes too; null for the other kernels. */
+  private readonly rbfGamma: number | null;
 
   constructor(
     X: Float64Array,
@@ -31,12 +35,14 @@ export class KernelRows {
   ) {
     this.kernel = new KernelFunction(spec, d);
     this.stride = d + (d & 1);
-    const bytes = 8 * l * (this.stride + 1);
+    // Rows, then dots and squared norms with one double of padding each (the rbf pass reads pairs).
+    const bytes = 8 * (l * this.stride + 2 * (l + 1));
     this.simd = d > 0 ? createDotRowKernel(bytes) : null;
     const buffer = this.simd ? this.simd.memory.buffer : new ArrayBuffer(bytes);
     this.data = new Float64Array(buffer, 0, l * this.stride);
-    this.dots = new Float64Array(buffer, 8 * l * this.stride, l);
-    this.sq = new Float64Array(l);
+    this.dots = new Float64Array(buffer, 8 * l * this.stride, l + 1);
+    this.sq = new Float64Array(buffer, 8 * (l * this.stride + l + 1), l + 1);
+    this.rbfGamma = spec.kind === "rbf" ? spec.gamma : null;
     for (let i = 0; i < l; i++) {
       let s = 0;
       for (let t = 0; t < d; t++) {
@@ -58,9 +64,13 @@ export class KernelRows {
   fill(a: number, start: number, end: number, out: Float32Array, sign: Float64Array, signA: number): void {
     if (start >= end) return;
     const { stride, dots } = this;
-    if (this.simd) this.simd.dots(8 * a * stride, 8 * start * stride, end - start, 8 * stride, dots.byteOffset + 8 * start);
+    const simd = this.simd;
+    if (simd) simd.dots(8 * a * stride, 8 * start * stride, end - start, 8 * stride, dots.byteOffset + 8 * start);
     else for (let j = start; j < end; j++) dots[j] = dot(this.data, a * stride, this.data, j * stride, this.d);
-    this.kernel.transformRow(dots, this.sq, a, start, end, out, sign, signA);
+    if (simd && this.rbfGamma !== null) {
+      simd.rbf(dots.byteOffset + 8 * start, this.sq.byteOffset + 8 * start, end - start, this.sq[a], -this.rbfGamma);
+      for (let j = start; j < end; j++) out[j] = signA * sign[j] * dots[j];
+    } else this.kernel.transformRow(dots, this.sq, a, start, end, out, sign, signA);
   }
 
   /** Follows the solver swapping positions i and j. */

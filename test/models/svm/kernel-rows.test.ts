@@ -48,3 +48,25 @@ for (const d of [1, 2, 5, 20]) {
     }
   });
 }
+
+test("the SIMD rbf pass rounds to the same Float32 values as Math.exp over a wide range of exponents", () => {
+  const rng = createRng(7);
+  const l = 2001;
+  const d = 3;
+  // Squared distances from 0 to 4000 at γ = 0.05 and 1: exponents from 0 down past the Float32 underflow.
+  const X = Float64Array.from({ length: l * d }, (_, k) => (k < d ? 0 : (rng.next() - 0.5) * 2 * Math.sqrt((Math.floor(k / d) / l) * 4000 / d)));
+  const sign = new Float64Array(l).fill(1);
+  for (const gamma of [0.05, 1]) {
+    const spec: KernelSpec = { kind: "rbf", gamma, degree: 3, coef0: 0 };
+    const rows = new KernelRows(X, l, d, spec);
+    const K = new KernelFunction(spec, d);
+    const sq = squaredNorms(X, l, d);
+    let differing = 0;
+    for (const a of [0, 1, 1000]) {
+      const out = new Float32Array(l);
+      rows.fill(a, 0, l, out, sign, 1);
+      for (let j = 0; j < l; j++) if (out[j] !== Math.fround(K.value(X, a, sq[a], X, j, sq[j]))) differing++;
+    }
+    assert.ok(differing <= 3, `${differing} of ${3 * l} Float32 kernel values differ from Math.exp's (γ = ${gamma})`);
+  }
+});
