@@ -10,7 +10,7 @@
  */
 import { throwIfAborted, type AbortFlag } from "../../contract.js";
 import type { BinMapper } from "./binning.js";
-import { buildHistogram, buildHistogramSimd, buildRootHistogram, buildRootHistogramSimd, type HistogramPool, subtractInto } from "./histogram.js";
+import { buildHistogram, buildHistogramSimd, buildRootHistogram, buildRootHistogramSimd, type HistogramPool, subtractInto, subtractIntoSimd } from "./histogram.js";
 import type { SimdHistogramSpace } from "./simd-histogram.js";
 import { emptySplit, findBestSplit, type SplitInfo, type SplitOptions } from "./split.js";
 
@@ -191,7 +191,9 @@ class Grower {
       const canSmall = small === L ? canL : canR;
       const canLarge = small === L ? canR : canL;
       // The sibling by subtraction only when it may split; the smaller child's split is looked up first (ties go to it).
-      if (canLarge) subtractInto(parentHist, smallHist, mapper.maxBins, mapper.nBins, features);
+      const simd = data.simd;
+      if (canLarge && simd !== null && parentHist.buffer === simd.memory.buffer && smallHist.buffer === simd.memory.buffer) subtractIntoSimd(simd, parentHist, smallHist, mapper.maxBins, mapper.nBins, features);
+      else if (canLarge) subtractInto(parentHist, smallHist, mapper.maxBins, mapper.nBins, features);
       else pool.release(parentHist);
       if (canSmall) this.consider(small, depth, smallHist);
       else pool.release(smallHist);

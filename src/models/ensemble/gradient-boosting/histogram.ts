@@ -244,6 +244,19 @@ export function subtractInto(parent: Float64Array, child: Float64Array, maxBins:
   }
 }
 
+/** subtractInto by the SIMD space's kernel: both histograms are among `space.histograms`. */
+export function subtractIntoSimd(space: SimdHistogramSpace, parent: Float64Array, child: Float64Array, maxBins: number, nBins: Int32Array, features: Int32Array): void {
+  const width = (maxBins + 1) * SLOTS * 8;
+  const p = parent.byteOffset;
+  const c = child.byteOffset;
+  const missing = maxBins * SLOTS * 8;
+  for (let q = 0; q < features.length; q++) {
+    const base = features[q] * width;
+    space.subtract(p + base, c + base, nBins[features[q]] * SLOTS);
+    space.subtract(p + base + missing, c + base + missing, SLOTS);
+  }
+}
+
 /** The definition: one pass over the rows per feature, reading gradients by row id. */
 export function naiveHistogram(bins: readonly Uint8Array[], maxBins: number, rows: ArrayLike<number>, g: ArrayLike<number>, h: ArrayLike<number>): Float64Array {
   const stride = maxBins + 1;

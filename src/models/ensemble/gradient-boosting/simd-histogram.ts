@@ -17,7 +17,8 @@
  *   rootF(h_0..h_F-1, c_0..c_F-1, n, gh): the same for rows 0..n-1 in order, counts left alone;
  *   partition(col, table, rows, end, scratch): the grower's stable partition of the row ids at
  *     [rows, end) by table[col[row]] (1 = left), branch-free, through `scratch`; returns the
- *     address of the first right row.
+ *     address of the first right row;
+ *   subtract(dst, src, n): the n doubles at dst minus those at src, in place (two a step).
  */
 import { compileModule, F64X2_ADD, f64Load, f64Store, functionBody, get, I32, I32_ADD, I32_LT_U, I32_MUL, i32c, instantiate, name, section, set, simd, tee, V128, v128Load, type WasmMemory } from "../../../data/wasm-bytes.js";
 
@@ -30,6 +31,10 @@ const I32_SHL = [0x74];
 const i32Load = [0x28, 2, 0];
 const i32Store = [0x36, 2, 0];
 const I32_SUB = [0x6b];
+const I32_AND = [0x71];
+const IF = [0x04, 0x40];
+const F64_SUB = [0xa1];
+const F64X2_SUB = 0xf1;
 const i32Load8u = [0x2d, 0, 0];
 const v128Store = simd(0x0b, 3, 0);
 const F64_ADD = [0xa0];
@@ -78,14 +83,26 @@ function partitionBody(): number[] {
   return functionBody([[4, I32]], code);
 }
 
+// Params: 0 dst, 1 src, 2 n. Locals: 3 pairsEnd.
+function subtractBody(): number[] {
+  const code = [...get(0), ...get(2), ...i32c(-2), ...I32_AND, ...i32c(3), ...I32_SHL, ...I32_ADD, ...set(3)];
+  code.push(...BLOCK, ...get(0), ...get(3), ...I32_LT_U, ...I32_EQZ, ...brIf(0), ...LOOP);
+  code.push(...get(0), ...get(0), ...v128Load(0), ...get(1), ...v128Load(0), ...simd(F64X2_SUB), ...v128Store);
+  code.push(...get(1), ...i32c(16), ...I32_ADD, ...set(1));
+  code.push(...get(0), ...i32c(16), ...I32_ADD, ...tee(0), ...get(3), ...I32_LT_U, ...brIf(0), ...END, ...END);
+  // An odd last double.
+  code.push(...get(2), ...i32c(1), ...I32_AND, ...IF, ...get(0), ...get(0), ...f64Load(0), ...get(1), ...f64Load(0), ...F64_SUB, ...f64Store(0), ...END);
+  return functionBody([[1, I32]], code);
+}
+
 function moduleBytes(): Uint8Array {
   const fn = (params: number) => [0x60, params, ...new Array<number>(params).fill(I32), 0];
-  // Types: rows4 (11 params), rows1 (5), root4 (10), root1 (4), partition (5 params, an i32 result).
-  const type = section(1, [5, ...fn(11), ...fn(5), ...fn(10), ...fn(4), 0x60, 5, I32, I32, I32, I32, I32, 1, I32]);
+  // Types: rows4 (11 params), rows1 (5), root4 (10), root1 (4), partition (5 params, an i32 result), subtract (3).
+  const type = section(1, [6, ...fn(11), ...fn(5), ...fn(10), ...fn(4), 0x60, 5, I32, I32, I32, I32, I32, 1, I32, ...fn(3)]);
   const imports = section(2, [1, ...name("m"), ...name("mem"), 0x02, 0x00, 1]);
-  const functions = section(3, [5, 0, 1, 2, 3, 4]);
-  const exports = section(7, [5, ...name("rows4"), 0x00, 0, ...name("rows1"), 0x00, 1, ...name("root4"), 0x00, 2, ...name("root1"), 0x00, 3, ...name("partition"), 0x00, 4]);
-  const code = section(10, [5, ...rowsBody(4), ...rowsBody(1), ...rootBody(4), ...rootBody(1), ...partitionBody()]);
+  const functions = section(3, [6, 0, 1, 2, 3, 4, 5]);
+  const exports = section(7, [6, ...name("rows4"), 0x00, 0, ...name("rows1"), 0x00, 1, ...name("root4"), 0x00, 2, ...name("root1"), 0x00, 3, ...name("partition"), 0x00, 4, ...name("subtract"), 0x00, 5]);
+  const code = section(10, [6, ...rowsBody(4), ...rowsBody(1), ...rootBody(4), ...rootBody(1), ...partitionBody(), ...subtractBody()]);
   return Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, ...type, ...imports, ...functions, ...exports, ...code]);
 }
 
@@ -112,6 +129,7 @@ export interface SimdHistogramSpace {
   readonly root4: Kernel;
   readonly root1: Kernel;
   readonly partition: (col: number, table: number, rows: number, end: number, scratch: number) => number;
+  readonly subtract: (dst: number, src: number, n: number) => void;
 }
 
 /** The space for n rows × d features and `slots` histograms of `histogramLength` doubles; null without WebAssembly SIMD or beyond 2 GiB. */
@@ -141,5 +159,6 @@ export function createSimdHistogramSpace(n: number, d: number, histogramLength: 
     root4: e.root4 as Kernel,
     root1: e.root1 as Kernel,
     partition: e.partition as SimdHistogramSpace["partition"],
+    subtract: e.subtract as SimdHistogramSpace["subtract"],
   };
 }

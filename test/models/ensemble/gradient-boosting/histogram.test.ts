@@ -17,6 +17,7 @@ import {
   naiveHistogram,
   SLOTS,
   subtractInto,
+  subtractIntoSimd,
 } from "../../../../src/models/ensemble/gradient-boosting/histogram.js";
 import { createSimdHistogramSpace } from "../../../../src/models/ensemble/gradient-boosting/simd-histogram.js";
 
@@ -130,16 +131,23 @@ test("the WebAssembly SIMD kernels give the JavaScript kernels' histograms bit f
       const rows = space.rows.slice(1, 1 + m);
       const jsNode = new Float64Array(size);
       buildHistogram(jsNode, bins, maxBins, nBins, features, rows, 0, m, Float64Array.from(rows, (r) => g[r]), Float64Array.from(rows, (r) => h[r]));
-      for (const f of features) {
-        for (let b = 0; b <= maxBins; b++) {
-          if (b >= nBins[f] && b !== maxBins) continue;
-          for (let s = 0; s < SLOTS; s++) {
-            const k = (f * (maxBins + 1) + b) * SLOTS + s;
-            assert.equal(simdRoot[k], jsRoot[k], `root: feature ${f} bin ${b} slot ${s}`);
-            assert.equal(simdNode[k], jsNode[k], `node: feature ${f} bin ${b} slot ${s}`);
+      const compare = (what: string) => {
+        for (const f of features) {
+          for (let b = 0; b <= maxBins; b++) {
+            if (b >= nBins[f] && b !== maxBins) continue;
+            for (let s = 0; s < SLOTS; s++) {
+              const k = (f * (maxBins + 1) + b) * SLOTS + s;
+              assert.equal(simdRoot[k], jsRoot[k], `${what} root: feature ${f} bin ${b} slot ${s}`);
+              assert.equal(simdNode[k], jsNode[k], `${what} node: feature ${f} bin ${b} slot ${s}`);
+            }
           }
         }
-      }
+      };
+      compare("built");
+      // The sibling by subtraction, both ways (odd and even numbers of doubles per feature).
+      subtractIntoSimd(space, simdRoot, simdNode, maxBins, nBins, features);
+      subtractInto(jsRoot, jsNode, maxBins, nBins, features);
+      compare("subtracted");
     }),
     { numRuns: 200 },
   );
