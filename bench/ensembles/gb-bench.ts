@@ -10,7 +10,8 @@
  * before and after xigua's timings (the machine is shared: each side keeps its best), wall
  * and CPU time (the CPU time of one thread suffers less from other processes' load).
  * xigua: fit on all 100,000 rows (best of 2), fit on the 75,000 training rows and accuracy
- * on the 25,000 test rows. XGBoost is not installed on this machine and is not timed.
+ * on the 25,000 test rows. XGBoost (hist, 100 rounds, single thread, its own defaults otherwise)
+ * is timed beside scikit-learn when Debian's python3-xgboost is installed.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -27,8 +28,15 @@ const script = fileURLToPath(new URL("./gb_sklearn_bench.py", import.meta.url));
 const python = (mode: string) => {
   const r = spawnSync("/usr/bin/python3", [script, dir, mode], { encoding: "utf8", env: { ...process.env, OMP_NUM_THREADS: "1" } });
   if (r.status !== 0) throw new Error(r.stderr);
-  return mode === "data" ? null : (JSON.parse(r.stdout.trim().split("\n").pop() as string) as { version: string; fit_full_s: number; fit_full_runs_s: number[]; fit_full_cpu_s: number; fit_train_s: number; accuracy: number });
+  return mode === "data" ? null : (JSON.parse(r.stdout.trim().split("\n").pop() as string) as { version: string; fit_full_s: number; fit_full_runs_s: number[]; fit_full_cpu_s: number; fit_train_s: number; accuracy: number; xgboost: XgbTiming | null });
 };
+interface XgbTiming {
+  version: string;
+  fit_full_s: number;
+  fit_full_runs_s: number[];
+  fit_full_cpu_s: number;
+  accuracy: number;
+}
 const loads: number[][] = [loadavg()];
 python("data");
 console.error("scikit-learn HistGradientBoostingClassifier, first round …");
@@ -91,6 +99,16 @@ const result = {
   fit_ratio_xigua_over_sklearn: xgFull / skFull,
   fit_cpu_ratio_xigua_over_sklearn: Math.min(cpuTimes[0], cpuTimes[1]) / Math.min(sk1.fit_full_cpu_s, sk2.fit_full_cpu_s),
   accuracy_difference: ok / yte.length - sk1.accuracy,
-  xgboost: "not installed on this machine: not timed",
+  xgboost:
+    sk1.xgboost && sk2.xgboost
+      ? {
+          version: sk1.xgboost.version,
+          fit_full_s: Math.min(sk1.xgboost.fit_full_s, sk2.xgboost.fit_full_s),
+          fit_full_runs_s: [...sk1.xgboost.fit_full_runs_s, ...sk2.xgboost.fit_full_runs_s],
+          fit_full_cpu_s: Math.min(sk1.xgboost.fit_full_cpu_s, sk2.xgboost.fit_full_cpu_s),
+          accuracy: sk1.xgboost.accuracy,
+          xigua_fit_ratio: xgFull / Math.min(sk1.xgboost.fit_full_s, sk2.xgboost.fit_full_s),
+        }
+      : "python3-xgboost is not installed: not timed",
 };
 console.log(JSON.stringify(result, null, 1));

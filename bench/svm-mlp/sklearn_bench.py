@@ -3,6 +3,8 @@
 Writes <dir>/X_train.f64, y_train.i32, X_test.f64, y_test.i32 (little-endian, row-major)
 and <dir>/sklearn.json with fit seconds and test accuracy. Run with Debian's Python:
     /usr/bin/python3 bench/svm-mlp/sklearn_bench.py /tmp/xigua-bench-svm-mlp
+ONLY=svm skips the MLPs (bench.ts reads the same variable). Single-threaded when run with
+OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 (run.sh does), and the load average is recorded.
 """
 import json
 import os
@@ -46,7 +48,9 @@ def timed(make):
 
 results = {"sklearn": sklearn.__version__, "numpy": np.__version__, "repeats": repeats}
 results["svm_fit_s"], results["svm_cpu_s"], results["svm_accuracy"] = timed(lambda: SVC(kernel="rbf", C=1.0, gamma="scale"))
-for act in ["relu", "logistic"]:
+results["svm_iterations"] = int(SVC(kernel="rbf", C=1.0, gamma="scale").fit(Xtr, ytr).n_iter_[0])
+results["load_1m_after_svm"] = os.getloadavg()[0]
+for act in [] if os.environ.get("ONLY") == "svm" else ["relu", "logistic"]:
     t, c, acc = timed(lambda: MLPClassifier(hidden_layer_sizes=(64,), activation=act, solver="adam", learning_rate_init=0.001, batch_size=200, max_iter=200, tol=0.0, n_iter_no_change=200, random_state=0))
     results[f"mlp_{act}_fit_s"], results[f"mlp_{act}_cpu_s"], results[f"mlp_{act}_accuracy"] = t, c, acc
 with open(os.path.join(out, "sklearn.json"), "w") as f:

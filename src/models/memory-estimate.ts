@@ -108,12 +108,12 @@ const tree: FamilyEstimate = (algorithm, _params, shape) => {
   return terms;
 };
 
-/** One SMO fit over l rows: the row-major copy, the kernel-row cache (never more than l² values), support vectors and O(l) solver vectors. */
+/** One SMO fit over l rows: the row-major copy, the kernel-row cache (never more than l² Float32 values), support vectors and O(l) solver vectors. */
 function smoTerms(params: Params, l: number, p: number, variables: number): MemoryTerm[] {
   const cacheMb = num(params, "cache_size", 200);
   return [
-    { path: "params.cache_size", bytes: Math.min(cacheMb * MB, values(l * l)) + l * 64, what: `kernel cache (cache_size ${cacheMb} MB, at most ${l.toLocaleString("en")}² kernel values)` },
-    { path: "features", bytes: values(2 * l * p + 12 * variables), what: `the training rows as a row-major copy, support vectors and solver state (${l} rows × ${p} features)` },
+    { path: "params.cache_size", bytes: Math.min(cacheMb * MB, 4 * l * l) + l * 64, what: `kernel cache (cache_size ${cacheMb} MB, at most ${l.toLocaleString("en")}² kernel values)` },
+    { path: "features", bytes: values(3 * l * p + 12 * variables), what: `the training rows as row-major copies (input order, class order, solver positions), support vectors and solver state (${l} rows × ${p} features)` },
   ];
 }
 
@@ -371,9 +371,10 @@ function keptMembers(spec: unknown, count: number, rows: number, shape: MemorySh
 }
 
 /**
- * gradient_boosting: the Uint8Array bin columns, per-row raw scores, gradients and
- * hessians (one set per tree of an iteration), the binning's sorted copy of one column,
- * a histogram (features × 256 bins × 3 sums) per pending leaf, and the trees.
+ * gradient_boosting: the Uint8Array bin columns (twice: as binned, and in the SIMD
+ * histogram kernels' memory with the interleaved gradients and row ids), per-row raw scores,
+ * gradients and hessians (one set per tree of an iteration), the binning's sorted copy of one
+ * column, a histogram (features × 256 bins × 3 sums) per pending leaf and two more, and the trees.
  */
 const gradientBoosting: FamilyEstimate = (_algorithm, params, shape) => {
   const { rows: n, features: p } = shape;
@@ -381,8 +382,8 @@ const gradientBoosting: FamilyEstimate = (_algorithm, params, shape) => {
   const leaves = Math.max(2, Math.min(num(params, "max_leaf_nodes", 31), Math.ceil(n / Math.max(1, num(params, "min_samples_leaf", 20)))));
   const trees = num(params, "max_iter", 100) * outputs;
   return [
-    { path: "features", bytes: n * p + values(n * (5 * outputs + 6)), what: `bin columns and per-row scores, gradients and hessians (${n} rows × ${p} features)` },
-    { path: "params.max_leaf_nodes", bytes: leaves * values(p * 256 * 3), what: `histograms of up to ${leaves.toLocaleString("en")} leaves × ${p} features` },
+    { path: "features", bytes: 2 * n * p + values(n * (5 * outputs + 9)), what: `bin columns and per-row scores, gradients and hessians (${n} rows × ${p} features)` },
+    { path: "params.max_leaf_nodes", bytes: (leaves + 2) * values(p * 256 * 3), what: `histograms of up to ${leaves.toLocaleString("en")} leaves × ${p} features` },
     { path: "params.max_iter", bytes: trees * (2 * leaves) * 80, what: `${trees.toLocaleString("en")} trees of up to ${leaves.toLocaleString("en")} leaves` },
   ];
 };

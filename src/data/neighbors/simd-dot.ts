@@ -18,54 +18,41 @@
  * computing it.
  */
 
-const I32 = 0x7f;
-const V128 = 0x7b;
-
-function leb(v: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = v & 0x7f;
-    v >>>= 7;
-    if (v !== 0) b |= 0x80;
-    out.push(b);
-  } while (v !== 0);
-  return out;
-}
-
-/** Signed LEB128, as i32.const takes it (64 needs two bytes: 0x40 alone is −64). */
-function sleb(v: number): number[] {
-  const out: number[] = [];
-  for (;;) {
-    const b = v & 0x7f;
-    v >>= 7;
-    if ((v === 0 && (b & 0x40) === 0) || (v === -1 && (b & 0x40) !== 0)) {
-      out.push(b);
-      return out;
-    }
-    out.push(b | 0x80);
-  }
-}
-
-const section = (id: number, body: number[]) => [id, ...leb(body.length), ...body];
-const name = (s: string) => [...leb(s.length), ...Array.from(s, (c) => c.charCodeAt(0))];
+import {
+  ADD,
+  compileModule,
+  CONVERT_U,
+  F64X2_ADD,
+  F64X2_EXTRACT,
+  F64X2_MUL,
+  f64Load,
+  f64Store,
+  get,
+  I32,
+  I32_ADD,
+  I32_LT_U,
+  I32_GE_U,
+  I32_MUL,
+  I32_SHL,
+  i32c,
+  instantiate,
+  LE,
+  leb,
+  MUL,
+  name,
+  section,
+  set,
+  simd,
+  SUB,
+  tee,
+  V128,
+  v128Load,
+  zero,
+  type WasmMemory,
+} from "../wasm-bytes.js";
 
 // Params: 0 x, 1 rows, 2 rowBytes, 3 q, 4 norms, 5 prm, 6 cand. Locals: 7 end, 8 j, 9 qp, 10 count, 11 row (i32);
 // 12–15 a0–a3, 16 xv (v128); 17 nr, 18 v (f64).
-const get = (i: number) => [0x20, i];
-const set = (i: number) => [0x21, i];
-const tee = (i: number) => [0x22, i];
-const i32c = (v: number) => [0x41, ...sleb(v)];
-const simd = (op: number, ...imm: number[]) => [0xfd, ...leb(op), ...imm];
-const v128Load = (offset: number) => simd(0x00, 3, ...leb(offset));
-const f64Load = (offset: number) => [0x2b, 3, ...leb(offset)];
-const f64Store = (offset: number) => [0x39, 3, ...leb(offset)];
-const F64X2_ADD = 0xf0;
-const F64X2_MUL = 0xf2;
-const F64X2_EXTRACT = 0x21;
-const zero = simd(0x0c, ...new Array<number>(16).fill(0));
-const [ADD, SUB, MUL, LE, CONVERT_U] = [[0xa0], [0xa1], [0xa2], [0x65], [0xb8]];
-const [I32_ADD, I32_MUL, I32_SHL, I32_LT_U, I32_GE_U] = [[0x6a], [0x6c], [0x74], [0x49], [0x4f]];
-
 function body(): number[] {
   const code: number[] = [];
   const emit = (...parts: number[][]) => parts.forEach((p) => code.push(...p));
@@ -152,26 +139,7 @@ function moduleBytes(): Uint8Array {
   return Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, ...type, ...imports, ...functions, ...exports, ...code]);
 }
 
-/** The few WebAssembly members used (the project's lib settings do not declare the global). */
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-}
-interface WasmApi {
-  validate(bytes: Uint8Array): boolean;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-  Memory: new (descriptor: { initial: number }) => WasmMemory;
-}
-const wasm = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
-
-const BYTES = moduleBytes();
-const MODULE: object | null = (() => {
-  try {
-    return wasm && wasm.validate(BYTES) ? new wasm.Module(BYTES) : null;
-  } catch {
-    return null;
-  }
-})();
+const MODULE = compileModule(moduleBytes());
 
 export interface DotKernel {
   readonly memory: WasmMemory;
@@ -183,10 +151,9 @@ export interface DotKernel {
 
 /** A kernel instance over a memory of at least `bytes` bytes, or null without WebAssembly SIMD (or beyond 2 GiB). */
 export function createDotKernel(bytes: number): DotKernel | null {
-  if (!wasm || !MODULE || bytes > 2 ** 31) return null;
-  const memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
-  const instance = new wasm.Instance(MODULE, { m: { mem: memory } });
-  return { memory, filter4: instance.exports.filter4 as DotKernel["filter4"], filter4f: instance.exports.filter4f as DotKernel["filter4f"] };
+  const instance = MODULE ? instantiate(MODULE, bytes) : null;
+  if (!instance) return null;
+  return { memory: instance.memory, filter4: instance.exports.filter4 as DotKernel["filter4"], filter4f: instance.exports.filter4f as DotKernel["filter4f"] };
 }
 
 export const simdAvailable = MODULE !== null;

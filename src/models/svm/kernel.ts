@@ -82,36 +82,21 @@ export class KernelFunction {
   }
 
   /**
-   * out[j] = sign[j]·signA·K(A_a, A_rows[j]) for j in [start, end): one training row
-   * against a stretch of (possibly permuted) training rows — the hot loop of SMO,
-   * hence one loop per kernel rather than a branch per element.
+   * out[j] = signA·sign[j]·K(x_a, x_j) for j in [start, end), from the dot products
+   * dots[j] = x_a·x_j and the squared norms (kernel-rows.ts computes the dots): one loop per
+   * kernel rather than a branch per element.
    */
-  fillRow(
-    A: Float64Array,
-    a: number,
-    sq: Float64Array,
-    rows: Int32Array,
-    start: number,
-    end: number,
-    out: Float64Array,
-    sign: Float64Array,
-    signA: number,
-  ): void {
-    const d = this.d;
-    const oa = a * d;
+  transformRow(dots: Float64Array, sq: Float64Array, a: number, start: number, end: number, out: Float32Array, sign: Float64Array, signA: number): void {
     const { kind, gamma, coef0, degree } = this.spec;
     if (kind === "rbf") {
       const sqa = sq[a];
-      for (let j = start; j < end; j++) {
-        const b = rows[j];
-        out[j] = signA * sign[j] * Math.exp(-gamma * (sqa + sq[b] - 2 * dot(A, oa, A, b * d, d)));
-      }
+      for (let j = start; j < end; j++) out[j] = signA * sign[j] * Math.exp(-gamma * (sqa + sq[j] - 2 * dots[j]));
     } else if (kind === "linear") {
-      for (let j = start; j < end; j++) out[j] = signA * sign[j] * dot(A, oa, A, rows[j] * d, d);
+      for (let j = start; j < end; j++) out[j] = signA * sign[j] * dots[j];
     } else if (kind === "poly") {
-      for (let j = start; j < end; j++) out[j] = signA * sign[j] * powi(gamma * dot(A, oa, A, rows[j] * d, d) + coef0, degree);
+      for (let j = start; j < end; j++) out[j] = signA * sign[j] * powi(gamma * dots[j] + coef0, degree);
     } else {
-      for (let j = start; j < end; j++) out[j] = signA * sign[j] * Math.tanh(gamma * dot(A, oa, A, rows[j] * d, d) + coef0);
+      for (let j = start; j < end; j++) out[j] = signA * sign[j] * Math.tanh(gamma * dots[j] + coef0);
     }
   }
 }

@@ -279,7 +279,7 @@ class Solver {
           const gradDiff = Gmax + G[j];
           if (G[j] >= Gmax2) Gmax2 = G[j];
           if (gradDiff > 0) {
-            const quad = QDi + QD[j] - 2 * yi * (Qi as Float64Array)[j];
+            const quad = QDi + QD[j] - 2 * yi * (Qi as Float32Array)[j];
             const objDiff = -(gradDiff * gradDiff) / (quad > 0 ? quad : TAU);
             if (objDiff <= objDiffMin) {
               GminIdx = j;
@@ -291,7 +291,7 @@ class Solver {
         const gradDiff = Gmax - G[j];
         if (-G[j] >= Gmax2) Gmax2 = -G[j];
         if (gradDiff > 0) {
-          const quad = QDi + QD[j] + 2 * yi * (Qi as Float64Array)[j];
+          const quad = QDi + QD[j] + 2 * yi * (Qi as Float32Array)[j];
           const objDiff = -(gradDiff * gradDiff) / (quad > 0 ? quad : TAU);
           if (objDiff <= objDiffMin) {
             GminIdx = j;

@@ -18,10 +18,18 @@ import type { Rng } from "../../../data/random.js";
 import { applyBins, fitBins, type BinMapper } from "./binning.js";
 import { growTree, leafOfBinned, type GrownTree } from "./grower.js";
 import { countHistogram, histogramSize, HistogramPool } from "./histogram.js";
+import { createSimdHistogramSpace } from "./simd-histogram.js";
 import { makeLoss, weightedMedian, type LossData, type LossName } from "./losses.js";
 import type { GradientBoostingParams } from "./params.js";
 import { CATEGORICAL, MISSING_LEFT, type BoosterState } from "./state.js";
 
+/**
+ * Histogram buffers kept in the SIMD kernels' memory (simd-histogram.ts), allocated up front:
+ * enough for trees of 62 leaves, within 64 MiB (d × 256 × 24 bytes each). Histograms beyond
+ * them are ordinary arrays built by the JavaScript kernels.
+ */
+const SIMD_HISTOGRAMS = 64;
+const SIMD_HISTOGRAM_BYTES = 64 * 2 ** 20;
 /** scikit-learn's early_stopping="auto" threshold. */
 const AUTO_EARLY_STOPPING_ROWS = 10_000;
 const REGRESSION_LOSSES: readonly LossName[] = ["squared_error", "absolute_error", "huber"];
@@ -119,7 +127,16 @@ export function fitBooster(train: TrainingSet, p: GradientBoostingParams, ctx: F
     valRows = split.validation;
   }
   const mapper = fitBins(cols, trainRows, p.max_bins);
-  const bins = applyBins(mapper, cols, trainRows);
+  const nt = trainRows.length;
+  // Histograms a tree holds at once: one per pending leaf, plus the two of a split in progress.
+  const leaves = Math.min(p.max_leaf_nodes, Math.ceil(nt / p.min_samples_leaf));
+  const slots = Math.min(leaves + 2, SIMD_HISTOGRAMS, Math.floor(SIMD_HISTOGRAM_BYTES / (8 * histogramSize(d, p.max_bins))));
+  const simd = slots >= 3 ? createSimdHistogramSpace(nt, d, histogramSize(d, p.max_bins), slots) : null;
+  let bins = applyBins(mapper, cols, trainRows);
+  if (simd) {
+    bins.forEach((col, f) => simd.bins[f].set(col));
+    bins = simd.bins;
+  }
   const valBins = applyBins(mapper, cols, valRows);
   const take = (rows: Int32Array): LossData => ({
     y: Float64Array.from(rows, (r) => target.y[r]),
@@ -127,7 +144,6 @@ export function fitBooster(train: TrainingSet, p: GradientBoostingParams, ctx: F
   });
   const tr = take(trainRows);
   const va = take(valRows);
-  const nt = trainRows.length;
   const nv = valRows.length;
 
   const loss = makeLoss(lossName, C, p.huber_quantile);
@@ -141,12 +157,12 @@ export function fitBooster(train: TrainingSet, p: GradientBoostingParams, ctx: F
   }
   const g = new Float64Array(K * nt);
   const h = new Float64Array(K * nt);
-  const rows = new Int32Array(nt);
+  const rows = simd ? simd.rows : new Int32Array(nt);
   const sample = new Int32Array(nt);
   const scratch = new Int32Array(nt);
   const og = new Float64Array(nt);
   const oh = new Float64Array(nt);
-  const pool = new HistogramPool(histogramSize(d, p.max_bins));
+  const pool = new HistogramPool(histogramSize(d, p.max_bins), simd?.histograms);
   const rootCounts = countHistogram(bins, p.max_bins);
   const grow = { maxLeafNodes: p.max_leaf_nodes, maxDepth: p.max_depth, learningRate: p.learning_rate, l2: p.l2_regularization, minSplitGain: p.min_split_gain, minChildWeight: p.min_child_weight, minSamplesLeaf: p.min_samples_leaf };
 
@@ -165,7 +181,14 @@ export function fitBooster(train: TrainingSet, p: GradientBoostingParams, ctx: F
       const features = sampleFeatures(d, p.colsample, ctx.rng);
       const gk = g.subarray(k * nt, (k + 1) * nt);
       const hk = h.subarray(k * nt, (k + 1) * nt);
-      const tree = growTree({ bins, mapper, features, g: gk, h: hk, rootCounts, rows, m, scratch, og, oh }, grow, pool, ctx.signal);
+      if (simd) {
+        const gh = simd.gh;
+        for (let i = 0; i < nt; i++) {
+          gh[2 * i] = gk[i];
+          gh[2 * i + 1] = hk[i];
+        }
+      }
+      const tree = growTree({ bins, mapper, features, g: gk, h: hk, rootCounts, rows, m, scratch, og, oh, simd }, grow, pool, ctx.signal);
       const rk = raw.subarray(k * nt, (k + 1) * nt);
       if (loss.medianLeaves) medianLeaves(tree, rows, tr, rk, p.learning_rate);
       if (m === nt) {

@@ -8,7 +8,10 @@
  * as parent − child (`subtractInto`), so each level costs the smaller half of the rows.
  * `naiveHistogram` is the plain definition, kept for the property test that the
  * fast path (gathered gradients, four features a pass, subtraction) equals it.
+ * Histograms in the WebAssembly memory of a `SimdHistogramSpace` are built by its SIMD
+ * kernels instead (simd-histogram.ts), with the same sums in the same order.
  */
+import type { SimdHistogramSpace } from "./simd-histogram.js";
 
 export const SLOTS = 3;
 
@@ -17,7 +20,7 @@ export function histogramSize(features: number, maxBins: number): number {
 }
 
 /** Zeroes the used bins (real bins 0..nBins[f]-1 and the missing bin) of the given features. */
-function clearUsed(hist: Float64Array, maxBins: number, nBins: Int32Array, features: Int32Array): void {
+export function clearUsed(hist: Float64Array, maxBins: number, nBins: Int32Array, features: Int32Array): void {
   const width = (maxBins + 1) * SLOTS;
   for (let q = 0; q < features.length; q++) {
     const base = features[q] * width;
@@ -152,7 +155,12 @@ export function buildRootHistogram(
     rootKernel4(hist, bins[f0], bins[f1], bins[f2], bins[f3], f0 * width, f1 * width, f2 * width, f3 * width, g, h);
   }
   for (let q = full; q < nf; q++) rootKernel1(hist, bins[features[q]], features[q] * width, g, h);
-  for (let q = 0; q < nf; q++) {
+  copyCounts(hist, maxBins, nBins, features, counts);
+}
+
+function copyCounts(hist: Float64Array, maxBins: number, nBins: Int32Array, features: Int32Array, counts: Float64Array): void {
+  const width = (maxBins + 1) * SLOTS;
+  for (let q = 0; q < features.length; q++) {
     const base = features[q] * width;
     for (let k = base + 2; k < base + nBins[features[q]] * SLOTS; k += SLOTS) hist[k] = counts[k];
     hist[base + maxBins * SLOTS + 2] = counts[base + maxBins * SLOTS + 2];
@@ -187,6 +195,45 @@ function rootKernel1(hist: Float64Array, c: Uint8Array, b: number, g: Float64Arr
   }
 }
 
+/**
+ * buildHistogram by the SIMD kernels: `hist` is one of `space.histograms`, rows[start..end) are
+ * `space.rows`, bins `space.bins` and the gradients `space.gh` (interleaved; not gathered).
+ */
+export function buildHistogramSimd(space: SimdHistogramSpace, hist: Float64Array, maxBins: number, nBins: Int32Array, features: Int32Array, start: number, end: number): void {
+  clearUsed(hist, maxBins, nBins, features);
+  const width = (maxBins + 1) * SLOTS * 8;
+  const h = hist.byteOffset;
+  const c = space.bins;
+  const from = space.rows.byteOffset + 4 * start;
+  const to = space.rows.byteOffset + 4 * end;
+  const gh = space.gh.byteOffset;
+  const nf = features.length;
+  const full = nf - (nf % 4);
+  for (let q = 0; q < full; q += 4) {
+    const [f0, f1, f2, f3] = [features[q], features[q + 1], features[q + 2], features[q + 3]];
+    space.rows4(h + f0 * width, h + f1 * width, h + f2 * width, h + f3 * width, c[f0].byteOffset, c[f1].byteOffset, c[f2].byteOffset, c[f3].byteOffset, from, to, gh);
+  }
+  for (let q = full; q < nf; q++) space.rows1(h + features[q] * width, c[features[q]].byteOffset, from, to, gh);
+}
+
+/** buildRootHistogram by the SIMD kernels (see buildHistogramSimd): every row in order, counts copied from `counts`. */
+export function buildRootHistogramSimd(space: SimdHistogramSpace, hist: Float64Array, maxBins: number, nBins: Int32Array, features: Int32Array, counts: Float64Array): void {
+  clearUsed(hist, maxBins, nBins, features);
+  const width = (maxBins + 1) * SLOTS * 8;
+  const h = hist.byteOffset;
+  const c = space.bins;
+  const n = space.rows.length;
+  const gh = space.gh.byteOffset;
+  const nf = features.length;
+  const full = nf - (nf % 4);
+  for (let q = 0; q < full; q += 4) {
+    const [f0, f1, f2, f3] = [features[q], features[q + 1], features[q + 2], features[q + 3]];
+    space.root4(h + f0 * width, h + f1 * width, h + f2 * width, h + f3 * width, c[f0].byteOffset, c[f1].byteOffset, c[f2].byteOffset, c[f3].byteOffset, n, gh);
+  }
+  for (let q = full; q < nf; q++) space.root1(h + features[q] * width, c[features[q]].byteOffset, n, gh);
+  copyCounts(hist, maxBins, nBins, features, counts);
+}
+
 /** parent ← parent − child over the given features' used bins: the parent's buffer becomes the sibling's histogram. */
 export function subtractInto(parent: Float64Array, child: Float64Array, maxBins: number, nBins: Int32Array, features: Int32Array): void {
   const width = (maxBins + 1) * SLOTS;
@@ -194,6 +241,19 @@ export function subtractInto(parent: Float64Array, child: Float64Array, maxBins:
     const base = features[q] * width;
     for (let k = base; k < base + nBins[features[q]] * SLOTS; k++) parent[k] -= child[k];
     for (let k = base + maxBins * SLOTS; k < base + width; k++) parent[k] -= child[k];
+  }
+}
+
+/** subtractInto by the SIMD space's kernel: both histograms are among `space.histograms`. */
+export function subtractIntoSimd(space: SimdHistogramSpace, parent: Float64Array, child: Float64Array, maxBins: number, nBins: Int32Array, features: Int32Array): void {
+  const width = (maxBins + 1) * SLOTS * 8;
+  const p = parent.byteOffset;
+  const c = child.byteOffset;
+  const missing = maxBins * SLOTS * 8;
+  for (let q = 0; q < features.length; q++) {
+    const base = features[q] * width;
+    space.subtract(p + base, c + base, nBins[features[q]] * SLOTS);
+    space.subtract(p + base + missing, c + base + missing, SLOTS);
   }
 }
 
@@ -213,17 +273,29 @@ export function naiveHistogram(bins: readonly Uint8Array[], maxBins: number, row
   return hist;
 }
 
-/** Reuses histogram buffers across nodes and trees (scikit-learn's `_histogram_pool.py`). */
+/**
+ * Reuses histogram buffers across nodes and trees (scikit-learn's `_histogram_pool.py`).
+ * `simdBuffers` (a SIMD space's histograms) are handed out before any ordinary array.
+ */
 export class HistogramPool {
+  private readonly simdFree: Float64Array[];
   private readonly free: Float64Array[] = [];
-  constructor(private readonly size: number) {}
+  private readonly simdMemory: ArrayBufferLike | null;
 
-  /** A buffer with stale contents: buildHistogram clears what it uses. */
+  constructor(
+    private readonly size: number,
+    simdBuffers: readonly Float64Array[] = [],
+  ) {
+    this.simdFree = [...simdBuffers];
+    this.simdMemory = simdBuffers.length > 0 ? simdBuffers[0].buffer : null;
+  }
+
+  /** A buffer with stale contents: the builders clear what they use. */
   acquire(): Float64Array {
-    return this.free.pop() ?? new Float64Array(this.size);
+    return this.simdFree.pop() ?? this.free.pop() ?? new Float64Array(this.size);
   }
 
   release(h: Float64Array): void {
-    this.free.push(h);
+    (h.buffer === this.simdMemory ? this.simdFree : this.free).push(h);
   }
 }

@@ -118,6 +118,25 @@ export function findBestSplit(hist: Float64Array, mapper: BinMapper, features: I
     let hl = 0;
     let cl = 0;
     const minLeaf = o.minSamplesLeaf;
+    if (cm === 0) {
+      // No missing values (the common case): the gain of each boundary is computed here and
+      // `consider` (which checks again and records) called only when it beats the best.
+      const { l2, minChildWeight, minSplitGain } = o;
+      for (let b = 0; b + 1 < nb; b++) {
+        const k = base + b * SLOTS;
+        if (hist[k + 2] === 0) continue;
+        gl += hist[k];
+        hl += hist[k + 1];
+        cl += hist[k + 2];
+        if (cl < minLeaf) continue;
+        if (C - cl < minLeaf) break;
+        const hr = H - hl;
+        if (hl < minChildWeight || hr < minChildWeight) continue;
+        const gr = G - gl;
+        if (0.5 * ((gl * gl) / (hl + l2) + (gr * gr) / (hr + l2) - parent) - minSplitGain > bestGain) consider(f, gl, hl, cl, false, b, false, true);
+      }
+      continue;
+    }
     for (let b = 0; b + 1 < nb; b++) {
       const k = base + b * SLOTS;
       // An empty bin repeats the previous boundary's split, which a strictly better gain never replaces.
