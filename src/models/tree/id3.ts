@@ -10,6 +10,8 @@
  */
 import { z } from "zod";
 import { engineOptions, entropyBaseParam, maxCategoriesParam, pruningParams, stoppingParams } from "./params.js";
+import type { EngineOptions } from "./engine-options.js";
+import { incrementalRefusal } from "./incremental.js";
 import { treeAlgorithm } from "./preset.js";
 
 const params = z
@@ -25,10 +27,17 @@ const params = z
         "Keep the training rows in the model (as ITI keeps its instances) so that POST /v1/models/{id}/partial-fit can update the tree: after any sequence of updates it is the tree id3 grows on all the rows seen. The model then grows by the rows' size (rows × features values). Refused with pruning, ccp_alpha, max_features or class_weight \"balanced\", whose trees cannot be kept equal to the batch tree that way.",
       ),
   })
-  .strict();
+  .strict()
+  // Refused when the request is read (422 invalid_params at params.incremental), not as a failed job.
+  .superRefine((p, ctx) => {
+    const why = p.incremental ? incrementalRefusal(id3Options(p)) : null;
+    if (why) ctx.addIssue({ code: "custom", path: ["incremental"], message: `incremental: true keeps the tree equal to batch id3 only without ${why}` });
+  });
 export type Id3Params = z.infer<typeof params>;
 
-export const id3Options = (p: Id3Params) => engineOptions(p, { criterion: "info_gain", categoricalSplit: "multiway", allowMissing: false });
+export function id3Options(p: Id3Params): EngineOptions {
+  return engineOptions(p, { criterion: "info_gain", categoricalSplit: "multiway", allowMissing: false });
+}
 
 export const id3 = treeAlgorithm<Id3Params>({
   name: "id3",

@@ -141,7 +141,13 @@ describe("id3 partial_fit keeps the batch tree (ITI's guarantee)", () => {
   test("what cannot be kept equal to the batch tree is refused, at fit and at partial_fit", () => {
     const data = trainingSet(makeFrame([{ type: "numeric", name: "x", values: Float64Array.from([1, 2, 3, 4]) }, { type: "categorical", name: "y", levels: ["a", "b"], codes: Int32Array.from([0, 0, 1, 1]) }]), "y");
     for (const bad of [{ pruning: "pessimistic" }, { ccp_alpha: 0.1 }, { max_features: 1 }, { class_weight: "balanced" }, { pruning: "pre" }]) {
-      assert.throws(() => id3.fit(data, id3.params.parse({ ...bad, incremental: true }), ctx()), UnusableInputError, JSON.stringify(bad));
+      const parsed = id3.params.safeParse({ ...bad, incremental: true });
+      assert.equal(parsed.success, false, JSON.stringify(bad));
+      assert.deepEqual(parsed.error?.issues.map((i) => i.path), [["incremental"]]);
+      assert.ok(id3.params.safeParse(bad).success, "the same params without incremental are fine");
+      // The learner holds the line too, for params that did not come through the schema.
+      const unchecked = { ...id3.params.parse({}), ...bad, incremental: true } as Id3Params;
+      assert.throws(() => id3.fit(data, unchecked, ctx()), UnusableInputError, JSON.stringify(bad));
     }
     const plain = id3.fit(data, id3.params.parse({}), ctx());
     assert.equal(plain.instances, undefined, "without incremental no rows are kept");
