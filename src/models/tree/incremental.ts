@@ -18,6 +18,9 @@
  * Restructuring is this regrowth of the subtree below the node whose best test changed, not
  * ITI's pull-up / transposition of tests: transposition rebuilds the same subtree from the same
  * tallies, and regrowing it with the batch engine is what makes "equal to batch" hold exactly.
+ * Cost of an update: the numeric columns of all rows are sorted once (radix), then each visited
+ * node scans its own rows — for a few new rows about one pass over the data along their paths,
+ * against a pass per level for a refit; the subtrees off their paths cost nothing.
  *
  * What cannot be maintained this way is refused (incremental: true is refused at fit time with
  * the same message): validation pruning (a seeded hold-out of the rows), pessimistic and
