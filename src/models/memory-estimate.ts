@@ -93,7 +93,10 @@ function multiclassTerms(params: Params, shape: MemoryShape, modelBytes: (proble
   ];
 }
 
-const tree: FamilyEstimate = (algorithm, _params, shape) => {
+/** An incremental tree's kept rows (tree-state.ts instances): a value per feature, a class and a weight per row. */
+const keptRows = (rows: number, features: number) => values(rows * (features + 2));
+
+const tree: FamilyEstimate = (algorithm, params, shape) => {
   const { rows: n, features: p } = shape;
   const width = Math.max(1, shape.classes);
   // Multiway splits add one node per level; counted as if each categorical column were split on once.
@@ -105,6 +108,7 @@ const tree: FamilyEstimate = (algorithm, _params, shape) => {
     { path: levels > 2 * n ? "features" : "params.max_depth", bytes: nodes * (96 + values(width)), what: `up to ${nodes.toLocaleString("en")} tree nodes` },
   ];
   if (algorithm.name === "oblique_tree") terms.push({ path: "features", bytes: values(2 * n * p + 4 * p * p), what: "per-node row-major copies for the oblique splits" });
+  if (params.incremental === true) terms.push({ path: "params.incremental", bytes: keptRows(n, p), what: `the training rows kept for partial_fit (${n} rows × ${p} features)` });
   return terms;
 };
 
@@ -366,6 +370,7 @@ function keptMembers(spec: unknown, count: number, rows: number, shape: MemorySh
   if (s.algorithm === "cart" || s.algorithm === "id3" || s.algorithm === "c45") {
     const depth = num(s.params ?? {}, "max_depth", Infinity);
     each = Math.min(2 * rows + 1, 2 ** Math.min(depth + 1, 40)) * (64 + values(width));
+    if (s.params?.incremental === true) each += keptRows(rows, shape.features);
   } else each = values(rows * (shape.features + width));
   return { path, bytes: count * each, what: `${count.toLocaleString("en")} fitted members` };
 }

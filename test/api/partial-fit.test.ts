@@ -114,6 +114,49 @@ describe("POST /v1/models/{id}/partial-fit", () => {
     assert.equal(refused.json().code, "unusable_input");
   });
 
+  test("id3 with incremental: true: the updated tree is the one id3 grows on all the rows (same splits, same predictions); without it, 422 unusable_input", async () => {
+    const trainId3 = async (datasetId: string, params: object) => {
+      const res = await inject("POST", "/v1/models", { dataset_id: datasetId, algorithm: "id3", target: "y", params, validation: { method: "none" }, seed: 1 });
+      assert.equal(res.statusCode, 202, res.body);
+      const model = (await waitFor(t.app, `/v1/models/${res.json().id}`)) as { id: string; status: string };
+      assert.equal(model.status, "succeeded", JSON.stringify(model));
+      return model;
+    };
+    const part = await trainId3(firstDataset, { incremental: true });
+    const all = await trainId3(allDataset, { incremental: true });
+    const res = await inject("POST", `/v1/models/${part.id}/partial-fit`, { rows: later });
+    assert.equal(res.statusCode, 201, res.body);
+    const made = res.json();
+    assert.equal(made.algorithm, "id3");
+    assert.equal(made.parent_model_id, part.id);
+    const explainOf = async (id: string) => (await inject("GET", `/v1/models/${id}/explain`)).json();
+    const tree = await explainOf(made.id);
+    assert.deepEqual(tree, await explainOf(all.id), "the same tree, split by split, with the same class distributions");
+    assert.notDeepEqual(tree, await explainOf(part.id), "the new rows changed the tree");
+    const everyRow = [...first, seed, ...later].map(({ x, z, c }) => ({ x, z, c }));
+    const predict = async (id: string) => {
+      const { predictions, probabilities } = (await inject("POST", `/v1/models/${id}/predict`, { rows: everyRow, probabilities: true })).json();
+      return { predictions, probabilities };
+    };
+    assert.deepEqual(await predict(made.id), await predict(all.id));
+    // Saved and loaded: the exported artifact, imported again, predicts and updates as the model itself does.
+    const exported = await inject("GET", `/v1/models/${made.id}/artifact`);
+    assert.equal(exported.statusCode, 200, exported.body);
+    const imported = await inject("POST", "/v1/models/import", exported.json());
+    assert.equal(imported.statusCode, 201, imported.body);
+    assert.deepEqual(await predict(imported.json().id), await predict(made.id));
+    const extra = [{ x: 3, z: 4, c: "u", y: "b" }, { x: 11, z: 1, c: "v", y: "a" }];
+    const again = await inject("POST", `/v1/models/${made.id}/partial-fit`, { rows: extra });
+    const againImported = await inject("POST", `/v1/models/${imported.json().id}/partial-fit`, { rows: extra });
+    assert.equal(againImported.statusCode, 201, againImported.body);
+    assert.deepEqual(await explainOf(againImported.json().id), await explainOf(again.json().id));
+    const plain = await trainId3(firstDataset, {});
+    const refused = await inject("POST", `/v1/models/${plain.id}/partial-fit`, { rows: later });
+    assert.equal(refused.statusCode, 422, refused.body);
+    assert.equal(refused.json().code, "unusable_input");
+    assert.match(refused.json().detail, /incremental: true/);
+  });
+
   test("dataset_id: a stored dataset's rows update the model as the same JSON rows do", async () => {
     const laterDataset = (await uploadCsv(t.app, "later", csvOf(later))).id;
     const byRows = await inject("POST", `/v1/models/${base.id}/partial-fit`, { rows: later, name: "by-rows" });
@@ -142,6 +185,7 @@ describe("POST /v1/models/{id}/partial-fit", () => {
     const listed = (await inject("GET", "/v1/algorithms")).json() as { name: string; partial_fit: boolean }[] | { items: { name: string; partial_fit: boolean }[] };
     const items = Array.isArray(listed) ? listed : listed.items;
     assert.equal(items.find((a) => a.name === "naive_bayes")?.partial_fit, true);
+    assert.equal(items.find((a) => a.name === "id3")?.partial_fit, true);
     assert.equal(items.find((a) => a.name === "cart")?.partial_fit, false);
   });
 

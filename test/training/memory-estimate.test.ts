@@ -115,3 +115,10 @@ test("a selection step's estimator counts, at preprocessing[i].estimator_params"
   assert.equal(e.code, "memory_budget_exceeded");
   assert.equal(e.path, "preprocessing[0].estimator_params.cache_size");
 });
+
+test("id3 with incremental: true counts the training rows it keeps for partial_fit", () => {
+  const d = dataset(100_000, 20, [], 3);
+  const plain = estimate({ algorithm: "id3" }, d).bytes;
+  const kept = estimate({ algorithm: "id3", params: { incremental: true } }, d).bytes;
+  assert.ok(kept - plain >= 100_000 * 20 * 8, `${kept} − ${plain}`);
+});

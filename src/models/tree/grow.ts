@@ -12,7 +12,7 @@
 import type { FitContext, TrainingSet } from "../contract.js";
 import { UnusableInputError, throwIfAborted } from "../contract.js";
 import type { Rng } from "../../data/random.js";
-import type { NodeRange, TreeTarget } from "./arena.js";
+import type { NodeRange, SplitRule, TreeTarget } from "./arena.js";
 import { accumulate, branchOf, makeArena } from "./arena.js";
 import { splitRange } from "./partition.js";
 import { TreeBuilder } from "./builder.js";
@@ -37,6 +37,32 @@ export interface FitOverrides {
    * all its trees, see ensemble/forest-grow.ts). Not combined with validation pruning.
    */
   readonly bag?: { readonly rows: Int32Array; readonly weights: Float64Array; readonly sortedFrom?: (f: number) => Int32Array };
+  /**
+   * Incremental growth (id3's partial_fit, incremental.ts): where the grower reaches, through
+   * the same tests, a node of the previous tree that none of the new rows reached, that node has
+   * the same rows as before and so the same subtree — it is copied instead of grown again.
+   * Everywhere else (the nodes the new rows pass through) the grower runs as in any fit.
+   */
+  readonly reuse?: SubtreeReuse;
+}
+
+/**
+ * The previous tree, as the grower consults it (node ids are the previous state's). Valid only
+ * where a subtree is a function of its node's rows and depth alone: no validation pruning, no
+ * cost-complexity pruning, no features drawn at random per node, class weights that do not
+ * depend on the rows; min_impurity_decrease, which also reads the root's weight, is applied to
+ * the copy again through `keepSplit`.
+ */
+export interface SubtreeReuse {
+  /** No new row reached old node `old` (routed by the previous tree's tests). */
+  untouched(old: number): boolean;
+  /** The old node behind branch `branch` when `rule` is old node `old`'s own test (same feature, threshold, branches); else -1. */
+  childOf(old: number, rule: SplitRule, branch: number): number;
+  /**
+   * Adds old node `old`'s subtree below builder node `node` (which already holds the node's own
+   * statistics). keepSplit(weight, gain) says whether min_impurity_decrease still keeps a split.
+   */
+  copy(old: number, builder: TreeBuilder, node: number, keepSplit: (weight: number, gain: number) => boolean): void;
 }
 
 /** Rows routed to one node during growth, for pre-pruning. */
@@ -54,6 +80,8 @@ interface Work {
   readonly stats: Float64Array;
   readonly weight: number;
   readonly val: ValRows | null;
+  /** The previous tree's node at this position (FitOverrides.reuse), or -1. */
+  readonly old: number;
 }
 
 export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext, overrides: FitOverrides = {}): TreeState {
@@ -82,6 +110,10 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
   if (opts.pruning === "pessimistic" && regression) throw new UnusableInputError("pessimistic pruning is for classification trees");
 
   const bag = overrides.bag;
+  const reuse = overrides.reuse;
+  if (reuse && (opts.pruning !== "none" || opts.ccpAlpha > 0 || opts.maxFeatures !== null || opts.classWeight === "balanced" || opts.oblique || bag)) {
+    throw new Error("a previous tree can only be reused by a fit whose subtrees depend on their rows alone");
+  }
   if (bag && usesValidation) throw new UnusableInputError("a bootstrap bag cannot be combined with validation pruning");
   const growRows = bag ? bag.rows : split.grow;
   const growW = new Float64Array(growRows.length);
@@ -103,7 +135,7 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
 
   const d = cols.schema.length;
   const maxFeatures = resolveMaxFeatures(opts.maxFeatures, d);
-  const stack: Work[] = [{ range: root, node: 0, depth: 0, count: growRows.length, stats: rootStats, weight: rootW, val: valRoot }];
+  const stack: Work[] = [{ range: root, node: 0, depth: 0, count: growRows.length, stats: rootStats, weight: rootW, val: valRoot, old: reuse ? 0 : -1 }];
   let expanded = 0;
   let settled = 0;
   while (stack.length > 0) {
@@ -135,6 +167,10 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
 
   function expand(item: Work): Work[] | null {
     const { node, depth, count, stats, weight } = item;
+    if (reuse && item.old >= 0 && reuse.untouched(item.old)) {
+      reuse.copy(item.old, builder, node, (w, gain) => !((w / rootW) * gain < opts.minImpurityDecrease));
+      return null;
+    }
     const impurity = builder.impurity[node];
     // The same tests as needsRows below, first: a range that was not partitioned must not be read.
     if (impurity <= 1e-12 || isPure(stats)) return null;
@@ -179,7 +215,8 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
         settled += childStats[b].w; // a leaf at once (null) or case 3, an empty branch with the parent's majority
         return;
       }
-      out.push({ range: r, node: first + b, depth: depth + 1, count: outcome.counts[b], stats: childStats[b].s, weight: childStats[b].w, val: childVal[b] });
+      const old = reuse && item.old >= 0 ? reuse.childOf(item.old, best.rule, b) : -1;
+      out.push({ range: r, node: first + b, depth: depth + 1, count: outcome.counts[b], stats: childStats[b].s, weight: childStats[b].w, val: childVal[b], old });
     });
     return out;
   }

@@ -4,6 +4,7 @@ import type { Accepts, Algorithm, FitContext, Task, TrainingSet } from "../contr
 import type { EngineOptions } from "./engine-options.js";
 import { explainTree } from "./explain.js";
 import { fitTree } from "./grow.js";
+import { partialFitTree, refuseIncremental, withInstances } from "./incremental.js";
 import { withPruningPath } from "./prune.js";
 import { predictTree } from "./predict.js";
 import type { TreeState } from "./tree-state.js";
@@ -18,9 +19,22 @@ export interface TreePreset<P> {
   /** Default false: an axis-aligned split compares one column with a threshold, so units do not matter. */
   readonly scaleSensitive?: boolean;
   readonly options: (params: P, train: TrainingSet) => EngineOptions;
+  /**
+   * A preset with partial_fit (id3, incremental.ts): whether these params keep the training
+   * rows in the state, which partial_fit needs.
+   */
+  readonly incremental?: (params: P) => boolean;
 }
 
 export function treeAlgorithm<P>(preset: TreePreset<P>): Algorithm<P, TreeState> {
+  const { incremental } = preset;
+  const fit = (train: TrainingSet, params: P, ctx: FitContext): TreeState => {
+    const opts = preset.options(params, train);
+    const keep = incremental?.(params) ?? false;
+    if (keep) refuseIncremental(opts);
+    const s = withPruningPath(fitTree(train, opts, ctx));
+    return keep ? withInstances(s, train) : s;
+  };
   return {
     name: preset.name,
     family: "tree",
@@ -30,7 +44,8 @@ export function treeAlgorithm<P>(preset: TreePreset<P>): Algorithm<P, TreeState>
     state: treeStateSchema,
     accepts: preset.accepts,
     scaleSensitive: preset.scaleSensitive ?? false,
-    fit: (train: TrainingSet, params: P, ctx: FitContext) => withPruningPath(fitTree(train, preset.options(params, train), ctx)),
+    fit,
+    ...(incremental ? { partialFit: (s: TreeState, train: TrainingSet, params: P, ctx: FitContext) => partialFitTree(s, train, preset.options(params, train), ctx) } : {}),
     predict: predictTree,
     explain: (s, options) => explainTree(s, options),
   };

@@ -60,10 +60,20 @@ const shape = z
      */
     ccpAlphas: f64.optional(),
     ccpImpurities: f64.optional(),
+    /**
+     * The rows the tree was grown on, kept by an incremental tree (id3 with incremental: true)
+     * for partial_fit (incremental.ts): class index and weight per row, and per feature its
+     * values (numeric) or level codes (categorical), in training-row order.
+     */
+    instances: z
+      .object({ y: i32, w: f64, columns: z.array(z.union([f64, i32])) })
+      .strict()
+      .optional(),
   })
   .strict();
 
 export type TreeState = z.infer<typeof shape>;
+export type TreeInstances = NonNullable<TreeState["instances"]>;
 
 export const treeStateSchema = shape.superRefine(structural<TreeState>((s, report) => {
   const problem = checkStructure(s);
@@ -154,7 +164,34 @@ function checkStructure(s: TreeState): Problem | null {
   if (weightCursor !== s.obliqueWeights.length) return { message: "obliqueWeights has entries no split uses", path: ["obliqueWeights"] };
   for (let i = 1; i < n; i++) if (parents[i] === 0) return { message: `node ${i} has no parent (unreachable from the root)`, path: ["kind", i] };
   for (let c = 0; c < nc; c++) if (s.candFeature[c] < 0 || s.candFeature[c] >= d) return { message: "candidate feature", path: ["candFeature", c] };
-  return checkNumbers(s);
+  return checkNumbers(s) ?? checkInstances(s);
+}
+
+/** Kept rows: as many entries in every array, a class per row, finite non-negative weights, values of each feature's type. */
+function checkInstances(s: TreeState): Problem | null {
+  const kept = s.instances;
+  if (!kept) return null;
+  const n = kept.y.length;
+  const K = s.classes.length;
+  if (s.task !== "classification") return { message: "kept rows on a regression tree", path: ["instances"] };
+  if (kept.w.length !== n) return { message: `instances.w has ${kept.w.length} entries for ${n} rows`, path: ["instances", "w"] };
+  for (let i = 0; i < n; i++) if (!(kept.y[i] >= 0 && kept.y[i] < K)) return { message: `instances.y[${i}] is not a class index`, path: ["instances", "y", i] };
+  for (let i = 0; i < n; i++) if (!(Number.isFinite(kept.w[i]) && kept.w[i] >= 0)) return { message: `instances.w[${i}] is not a finite non-negative weight`, path: ["instances", "w", i], nonFinite: !Number.isFinite(kept.w[i]) };
+  if (kept.columns.length !== s.features.length) return { message: `instances has ${kept.columns.length} columns for ${s.features.length} features`, path: ["instances", "columns"] };
+  for (let f = 0; f < s.features.length; f++) {
+    const col = kept.columns[f];
+    const feature = s.features[f];
+    if (col.length !== n) return { message: `instances.columns[${f}] has ${col.length} entries for ${n} rows`, path: ["instances", "columns", f] };
+    if (feature.type === "numeric") {
+      if (!(col instanceof Float64Array)) return { message: `instances.columns[${f}] must hold the numeric values of ${feature.name}`, path: ["instances", "columns", f] };
+      for (let i = 0; i < n; i++) if (Number.isNaN(col[i])) return { message: `instances.columns[${f}][${i}] is missing`, path: ["instances", "columns", f, i], nonFinite: true };
+      continue;
+    }
+    if (!(col instanceof Int32Array)) return { message: `instances.columns[${f}] must hold the level codes of ${feature.name}`, path: ["instances", "columns", f] };
+    const L = feature.levels.length;
+    for (let i = 0; i < n; i++) if (!(col[i] >= 0 && col[i] < L)) return { message: `instances.columns[${f}][${i}] is not a level of ${feature.name}`, path: ["instances", "columns", f, i] };
+  }
+  return null;
 }
 
 /** Finite thresholds on the nodes that test one, finite non-negative weights, fractions in [0, 1]. */

@@ -51,11 +51,11 @@ export const partialFitRoutes: FastifyPluginAsync = async (base) => {
       schema: {
         operationId: "partialFitModel",
         tags: ["models"],
-        summary: "Update a model with new labelled rows without refitting from scratch (naive_bayes, perceptron, SGD linear models, mlp): a new model, the next version of its name, with its lineage",
+        summary: "Update a model with new labelled rows without refitting from scratch (naive_bayes, perceptron, SGD linear models, mlp, id3 with incremental: true): a new model, the next version of its name, with its lineage",
         description:
           "The rows are JSON `rows` or the rows of a stored dataset (`dataset_id`). 201 with the new model (already trained; `parent_model_id` names the model it was updated from, `partial_fit_rows` the rows added, `partial_fit_dataset_id` the dataset). The model's fitted preprocessing steps are applied to the rows as they are (not refitted). " +
           "404: unknown model or dataset; 409: the model has not succeeded; 413: more rows than XIGUA_PREDICT_MAX_ROWS; 422 unsupported_task: not a classifier or regressor; 422 unusable_request: the algorithm has no partial fit; " +
-          "422 unknown_column: the dataset lacks a feature or the target; 422 invalid_data: a row lacks a feature or the target, or its target is not one of the model's classes, or a value does not fit its column; 422 unusable_input: the learner cannot take this update (e.g. naive_bayes with numeric: kde).",
+          "422 unknown_column: the dataset lacks a feature or the target; 422 invalid_data: a row lacks a feature or the target, or its target is not one of the model's classes, or a value does not fit its column; 422 unusable_input: the learner cannot take this update (e.g. naive_bayes with numeric: kde, id3 trained without incremental: true).",
         params: modelRefParams,
         body,
         response: { 201: modelSchema, 404: problemSchema, 409: problemSchema, 413: problemSchema, 503: problemSchema, ...errorResponses },
