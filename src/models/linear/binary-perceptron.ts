@@ -73,22 +73,48 @@ function rowMajor(columns: readonly Float64Array[], n: number, p: number): Float
   return rows;
 }
 
+/** What the update loop needs of the params (the tree's perceptrons pass their own). */
+export type EpochParams = Pick<BinaryPerceptronParams, "eta0" | "shuffle" | "fit_intercept">;
+
+/** Options of the update loop that `perceptron` itself does not use (the perceptron tree does, tree/linear-node.ts). */
+export interface EpochOptions {
+  /** Per-row weights: a mistake on row i moves the plane η·wᵢ as far, and a weight-0 row never moves it nor counts as a mistake. */
+  readonly weights?: Float64Array;
+  /**
+   * Gallant's pocket algorithm (1990): at the end of every epoch the plane is scored by its
+   * (weighted) training mistakes and the best one seen, starting from the initial plane, is kept
+   * in the pocket; on data that are not linearly separable the loop then returns the pocket's
+   * plane instead of wherever the last epoch left it.
+   */
+  readonly pocket?: boolean;
+}
+
+export interface EpochRun {
+  readonly theta: number;
+  readonly epochs: number;
+  /** Mistakes during the last epoch (0: converged). */
+  readonly mistakes: number;
+}
+
 /**
  * The update loop, shared by fit and partial_fit: up to `maxEpochs` passes (each in a new seeded
  * order with shuffle), stopping after a pass without a mistake; `w` is updated in place.
  */
-function runEpochs(rows: Float64Array, y: Int32Array, n: number, p: number, w: Float64Array, theta0: number, params: BinaryPerceptronParams, ctx: FitContext, maxEpochs: number) {
+export function runEpochs(rows: Float64Array, y: Int32Array, n: number, p: number, w: Float64Array, theta0: number, params: EpochParams, ctx: FitContext, maxEpochs: number, options: EpochOptions = {}): EpochRun {
+  const { weights } = options;
   let theta = theta0;
   const order = new Int32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   let epochs = 0;
   let mistakes = n;
+  const pocket = options.pocket ? { w: Float64Array.from(w), theta, errors: trainingErrors(rows, y, n, p, w, theta, weights) } : null;
   while (epochs < maxEpochs && mistakes > 0) {
     throwIfAborted(ctx.signal);
     if (params.shuffle) shuffleInPlace(order, ctx.rng);
     mistakes = 0;
     for (let t = 0; t < n; t++) {
       const i = order[t];
+      if (weights && weights[i] === 0) continue;
       const o = i * p;
       let s = -theta;
       for (let j = 0; j < p; j++) s += w[j] * rows[o + j];
@@ -96,14 +122,39 @@ function runEpochs(rows: Float64Array, y: Int32Array, n: number, p: number, w: F
       const err = y[i] - predicted;
       if (err === 0) continue;
       mistakes++;
-      const step = params.eta0 * err;
+      const step = weights ? params.eta0 * err * weights[i] : params.eta0 * err;
       for (let j = 0; j < p; j++) w[j] += step * rows[o + j];
       if (params.fit_intercept) theta -= step;
     }
     epochs++;
+    if (pocket && mistakes > 0) {
+      const errors = trainingErrors(rows, y, n, p, w, theta, weights);
+      if (errors < pocket.errors) {
+        pocket.w.set(w);
+        pocket.theta = theta;
+        pocket.errors = errors;
+      }
+    }
     ctx.progress(epochs / maxEpochs);
   }
+  // An epoch without a mistake ends on a plane that makes none; otherwise the pocket holds the best seen.
+  if (pocket && mistakes > 0) {
+    w.set(pocket.w);
+    theta = pocket.theta;
+  }
   return { theta, epochs, mistakes };
+}
+
+/** Weighted training mistakes of the plane wᵀx − θ (≥ 0 predicts 1). */
+function trainingErrors(rows: Float64Array, y: Int32Array, n: number, p: number, w: Float64Array, theta: number, weights: Float64Array | undefined): number {
+  let errors = 0;
+  for (let i = 0; i < n; i++) {
+    const o = i * p;
+    let s = -theta;
+    for (let j = 0; j < p; j++) s += w[j] * rows[o + j];
+    if ((s >= 0 ? 1 : 0) !== y[i]) errors += weights ? weights[i] : 1;
+  }
+  return errors;
 }
 
 /**

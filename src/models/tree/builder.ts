@@ -21,6 +21,8 @@ export class TreeBuilder {
   readonly score: number[] = [];
   readonly value: number[] = [];
   readonly candidates: (readonly Candidate[] | null)[] = [];
+  /** A perceptron leaf's model (leaf-model.ts layout), set after pruning; null elsewhere. */
+  readonly leafModel: (Float64Array | null)[] = [];
 
   /** `width` numbers of `value` per node: K class weights, or 1 mean. */
   constructor(readonly width: number) {}
@@ -42,6 +44,7 @@ export class TreeBuilder {
     this.score.push(NaN);
     for (let k = 0; k < this.width; k++) this.value.push(value[k]);
     this.candidates.push(null);
+    this.leafModel.push(null);
     return id;
   }
 
@@ -95,7 +98,14 @@ export class TreeBuilder {
     const candFeature: number[] = [];
     const candScore: number[] = [];
     const candThreshold: number[] = [];
+    const leafModelOffset = new Int32Array(n).fill(-1);
+    const leafModels: number[] = [];
     order.forEach((old, i) => {
+      const model = this.kind[old] === LEAF ? this.leafModel[old] : null;
+      if (model) {
+        leafModelOffset[i] = leafModels.length;
+        for (let q = 0; q < model.length; q++) leafModels.push(model[q]);
+      }
       s.branchFraction[i] = this.branchFraction[old];
       s.samples[i] = this.samples[old];
       s.impurity[i] = this.impurity[old];
@@ -130,6 +140,8 @@ export class TreeBuilder {
       candFeature: Int32Array.from(candFeature),
       candScore: Float64Array.from(candScore),
       candThreshold: Float64Array.from(candThreshold),
+      // Only a tree with perceptron leaves carries the fields: every other artifact stays as it was.
+      ...(leafModels.length > 0 ? { leafModelOffset, leafModels: Float64Array.from(leafModels) } : {}),
     };
   }
 }

@@ -8,6 +8,17 @@ export interface ObliqueOptions {
   readonly restarts: number;
   /** Coordinate passes of OC1's perturbation per start. */
   readonly maxIter: number;
+  /** How the hyperplane is found: LDA starts refined by OC1, or pocket perceptrons (then maxIter and restarts are unused). */
+  readonly split: "oc1" | "perceptron";
+  /** Epochs of each node perceptron (split "perceptron"). */
+  readonly perceptronMaxIter: number;
+}
+
+/** Utgoff's perceptron tree (leaf-model.ts): perceptron leaves, and no split where a perceptron already fits the rows. */
+export interface LeafModelOptions {
+  readonly kind: "perceptron";
+  /** Epochs of each leaf perceptron. */
+  readonly maxIter: number;
 }
 
 export interface EngineOptions {
@@ -15,6 +26,8 @@ export interface EngineOptions {
   readonly categoricalSplit: "multiway" | "binary";
   /** Null for axis-parallel trees. */
   readonly oblique: ObliqueOptions | null;
+  /** Null: a leaf predicts its class distribution (every tree but oblique_tree's perceptron leaves). */
+  readonly leafModel: LeafModelOptions | null;
   readonly maxDepth: number | null;
   readonly minSamplesSplit: number;
   readonly minSamplesLeaf: number;
@@ -44,6 +57,7 @@ export const DEFAULT_ENGINE: EngineOptions = {
   entropyBase: 2,
   categoricalSplit: "binary",
   oblique: null,
+  leafModel: null,
   maxDepth: null,
   minSamplesSplit: 2,
   minSamplesLeaf: 1,

@@ -7,7 +7,8 @@
  * 2. no attribute is left, or the rows agree on every remaining one (no valid split);
  * 3. (for a child) its branch is empty: the leaf takes its parent's distribution;
  * or max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, or
- * pre-pruning on the validation rows stops it.
+ * pre-pruning on the validation rows stops it; or, for perceptron leaves (Utgoff's
+ * perceptron tree, leaf-model.ts), a perceptron puts each of its rows in its own class.
  */
 import type { FitContext, TrainingSet } from "../contract.js";
 import { UnusableInputError, throwIfAborted } from "../contract.js";
@@ -16,8 +17,10 @@ import type { NodeRange, SplitRule, TreeTarget } from "./arena.js";
 import { accumulate, branchOf, makeArena } from "./arena.js";
 import { splitRange } from "./partition.js";
 import { TreeBuilder } from "./builder.js";
-import type { EngineOptions } from "./engine-options.js";
+import type { EngineOptions, LeafModelOptions } from "./engine-options.js";
 import { impurityOf } from "./impurity.js";
+import { fitLeafModel, fitLeafModels } from "./leaf-model.js";
+import { nodeRowsOf, standardisedRows } from "./linear-node.js";
 import { obliqueCandidate } from "./oblique.js";
 import { ccpPrune, pessimisticPrune, reducedErrorPrune, leafError } from "./prune.js";
 import type { Candidate } from "./split-search.js";
@@ -25,6 +28,7 @@ import { SplitSearch, chooseSplit, impurityKindOf } from "./split-search.js";
 import type { TreeColumns } from "./tree-columns.js";
 import { columnsForFit } from "./tree-columns.js";
 import type { TreeState } from "./tree-state.js";
+import { leafClasses } from "./tree-state.js";
 import { classWeights, hasMissing, holdOut, resolveMaxFeatures } from "./fit-inputs.js";
 
 export interface FitOverrides {
@@ -115,6 +119,7 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
     throw new Error("a previous tree can only be reused by a fit whose subtrees depend on their rows alone");
   }
   if (bag && usesValidation) throw new UnusableInputError("a bootstrap bag cannot be combined with validation pruning");
+  if (opts.leafModel && (regression || bag || reuse)) throw new Error("perceptron leaves are for a single classification tree");
   const growRows = bag ? bag.rows : split.grow;
   const growW = new Float64Array(growRows.length);
   for (let i = 0; i < growRows.length; i++) growW[i] = bag ? bag.weights[i] * (cw ? cw[(target.y as Int32Array)[growRows[i]]] : 1) : w[growRows[i]];
@@ -138,6 +143,8 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
   const stack: Work[] = [{ range: root, node: 0, depth: 0, count: growRows.length, stats: rootStats, weight: rootW, val: valRoot, old: reuse ? 0 : -1 }];
   let expanded = 0;
   let settled = 0;
+  /** Perceptron leaves: the models of the nodes the grower stopped at because their perceptron fits (by builder node). */
+  const leafFits = new Map<number, Float64Array>();
   while (stack.length > 0) {
     const item = stack.pop() as Work;
     if (++expanded % 64 === 0) {
@@ -155,6 +162,11 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
   if (opts.pruning === "post") reducedErrorPrune(builder, cols, tt, split.validation, gather(w, split.validation));
   if (opts.pruning === "pessimistic") pessimisticPrune(builder, opts.confidenceFactor);
   if (opts.ccpAlpha > 0) ccpPrune(builder, opts.ccpAlpha);
+  if (opts.leafModel) {
+    // After pruning, which makes leaves of internal nodes: every final leaf gets its model.
+    const y = target.y as Int32Array;
+    fitLeafModels(builder, cols, { rows: growRows, y: Int32Array.from(growRows, (r) => y[r]), w: growW }, K, opts.leafModel, leafFits, ctx.rng, ctx.signal);
+  }
   ctx.progress(1);
   return builder.freeze({
     task: target.task,
@@ -177,6 +189,7 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
     if (opts.maxDepth !== null && depth >= opts.maxDepth) return null;
     if (!enoughRows(count)) return null;
     if (regression && constantTarget(item.range)) return null;
+    if (opts.leafModel && perceptronFits(item)) return null;
 
     const candidates = opts.oblique ? obliqueCandidates(item, impurity) : axisCandidates(item, impurity);
     const best = chooseSplit(candidates, opts.criterion);
@@ -235,6 +248,16 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
       if (c) out.push(c);
     }
     return out;
+  }
+
+  /** Utgoff's rule: a node whose rows a perceptron puts each in its own class is a perceptron leaf, not split. */
+  function perceptronFits(item: Work): boolean {
+    const rows = nodeRowsOf(item.range);
+    const data = standardisedRows(rows.rows, rows.y, rows.w, cols, K, item.weight);
+    if (!data) return false;
+    const fitted = fitLeafModel(data, cols, leafClasses(item.stats, 0, K), opts.leafModel as LeafModelOptions, ctx.rng, ctx.signal);
+    if (fitted.fits) leafFits.set(item.node, fitted.model);
+    return fitted.fits;
   }
 
   function obliqueCandidates(item: Work, impurity: number): Candidate[] {

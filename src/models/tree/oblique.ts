@@ -11,6 +11,9 @@
  *    are tried the same way to leave local minima.
  * 3. The oblique split is offered only if its impurity beats the best
  *    axis-parallel split; otherwise the node splits on one attribute.
+ * With split "perceptron" (the perceptron tree's node test) the starts are pocket
+ * perceptrons trained on the node's rows instead (linear-node.ts), each cut at its
+ * best threshold, and step 2 is skipped.
  * Features are numeric without missing values (the pipeline one-hot encodes and
  * imputes in front of oblique_tree). Weights are stored for the raw features,
  * scaled so the largest |w| is 1.
@@ -22,23 +25,14 @@ import type { NodeRange, TreeTarget } from "./arena.js";
 import type { EngineOptions } from "./engine-options.js";
 import type { ImpurityKind } from "./impurity.js";
 import { impurityOf } from "./impurity.js";
+import { nodePerceptron, nodeRowsOf, presentClasses, standardisedRows, type NodeRows } from "./linear-node.js";
 import { argsortByValue } from "./sort.js";
 import type { Candidate } from "./split-search.js";
 import { impurityKindOf, midpoint } from "./split-search.js";
 import type { TreeColumns } from "./tree-columns.js";
 import { OBLIQUE } from "./tree-state.js";
 
-interface NodeData {
-  readonly m: number;
-  readonly d: number;
-  /** Row-major m × d, standardised; constant features are all zero. */
-  readonly x: Float64Array;
-  readonly y: Int32Array;
-  readonly w: Float64Array;
-  readonly mean: Float64Array;
-  readonly sd: Float64Array;
-  readonly K: number;
-  readonly W: number;
+interface NodeData extends NodeRows {
   readonly kind: ImpurityKind;
   readonly msl: number;
 }
@@ -77,10 +71,12 @@ export function obliqueCandidate(
   // a·x − t ≤ 0 goes left; V holds a·x_j − t for the current plane.
   // Every start gets its best threshold; only the most promising ones are refined (OC1 is the costly part).
   throwIfAborted(signal); // gathering the node's rows and the LDA starts below are O(m·d²) each
-  const starts = ldaDirections(data);
+  const perceptron = oo.split === "perceptron";
+  const starts = perceptron ? perceptronDirections(data, oo.perceptronMaxIter, rng, signal) : ldaDirections(data);
   throwIfAborted(signal);
   const bestAxisCand = axis.reduce<Candidate | null>((b, c) => (!b || c.gain > b.gain ? c : b), null);
-  if (bestAxisCand) {
+  // The best attribute as a start only matters to OC1, which may tilt it; unrefined it cannot beat itself.
+  if (bestAxisCand && !perceptron) {
     const a = new Float64Array(d);
     a[bestAxisCand.feature] = 1;
     starts.push(a);
@@ -104,7 +100,7 @@ export function obliqueCandidate(
   for (const start of seeded) {
     const { a, V } = start;
     let { t, cur } = start;
-    for (let iter = 0; iter < oo.maxIter; iter++) {
+    for (let iter = 0; iter < (perceptron ? 0 : oo.maxIter); iter++) {
       let improved = false;
       for (let j = 0; j <= d; j++) {
         // One node's refinement is (d + 1) sweeps of O(m log m) per iteration: long enough to need its own checkpoints.
@@ -121,7 +117,7 @@ export function obliqueCandidate(
       }
       if (!improved) break;
     }
-    for (let r = 0; r < oo.restarts; r++) {
+    for (let r = 0; r < (perceptron ? 0 : oo.restarts); r++) {
       throwIfAborted(signal);
       const dir = new Float64Array(d);
       for (let j = 0; j < d; j++) dir[j] = data.sd[j] > 0 ? rng.normal() : 0;
@@ -155,37 +151,22 @@ export function obliqueCandidate(
 }
 
 function nodeData(range: NodeRange, cols: TreeColumns, K: number, W: number, kind: ImpurityKind, msl: number): NodeData | null {
-  const { arena, start, end } = range;
-  const m = end - start;
-  const d = cols.num.length;
-  if (m < 2 * msl || m < 3 || d < 2) return null;
-  const x = new Float64Array(m * d);
-  const y = new Int32Array(m);
-  const w = new Float64Array(m);
-  const mean = new Float64Array(d);
-  const sd = new Float64Array(d);
-  for (let i = 0; i < m; i++) {
-    const s = arena.members[start + i];
-    const r = arena.rows[s];
-    y[i] = (arena.yc as Int32Array)[s];
-    w[i] = arena.w[s];
-    for (let j = 0; j < d; j++) {
-      const v = (cols.num[j] as Float64Array)[r];
-      if (Number.isNaN(v)) return null;
-      x[i * d + j] = v;
-    }
-  }
-  for (let j = 0; j < d; j++) {
-    let s = 0;
-    for (let i = 0; i < m; i++) s += w[i] * x[i * d + j];
-    mean[j] = s / W;
-    let q = 0;
-    for (let i = 0; i < m; i++) q += w[i] * (x[i * d + j] - mean[j]) ** 2;
-    const v = Math.sqrt(q / W);
-    sd[j] = v > 1e-12 * (1 + Math.abs(mean[j])) ? v : 0;
-    for (let i = 0; i < m; i++) x[i * d + j] = sd[j] > 0 ? (x[i * d + j] - mean[j]) / sd[j] : 0;
-  }
-  return { m, d, x, y, w, mean, sd, K, W, kind, msl };
+  const m = range.end - range.start;
+  if (m < 2 * msl || m < 3 || cols.num.length < 2) return null;
+  const rows = nodeRowsOf(range);
+  const data = standardisedRows(rows.rows, rows.y, rows.w, cols, K, W);
+  return data ? { ...data, kind, msl } : null;
+}
+
+/**
+ * The perceptron tree's node test (split "perceptron"): a pocket perceptron per class
+ * against the rest (one in all for two classes) on the node's standardised rows; each
+ * direction then gets the threshold that best lowers the criterion, like an LDA start.
+ */
+function perceptronDirections(data: NodeData, epochs: number, rng: Rng, signal?: AbortFlag): Float64Array[] {
+  const present = presentClasses(data);
+  const positives = present.length === 2 ? [present[1]] : present;
+  return positives.map((c) => nodePerceptron(data, c, epochs, rng, signal).a);
 }
 
 /** Fisher directions S_w⁻¹(μ_c − μ_rest), one per class (one in all for two classes). */

@@ -9,6 +9,7 @@ import type { Frame } from "../../data/frame.js";
 import type { Prediction } from "../contract.js";
 import type { TreeColumns } from "./tree-columns.js";
 import { columnsFor } from "./tree-columns.js";
+import { addLeafModelOutput } from "./leaf-model.js";
 import type { TreeState } from "./tree-state.js";
 import { CATEGORICAL as CATEGORICAL_KIND, LEAF as LEAF_KIND, THRESHOLD as THRESHOLD_KIND, valueWidth } from "./tree-state.js";
 
@@ -53,6 +54,8 @@ interface Compiled {
   readonly leafOut: Float64Array;
   readonly PF: Float64Array;
   readonly PI: Int32Array;
+  /** Perceptron leaves (leaf-model.ts): a model's offset per node, -1 for none; null when the tree has none. */
+  readonly modelAt: Int32Array | null;
 }
 
 const compiled = new WeakMap<TreeState, Compiled>();
@@ -78,7 +81,7 @@ function compile(s: TreeState): Compiled {
     PI[4 * node + 2] = s.kind[node] === THRESHOLD ? s.feature[node] : s.kind[node] === LEAF ? -1 : -2;
     PI[4 * node + 3] = s.childStart[node];
   }
-  c = { leafOut, PF, PI };
+  c = { leafOut, PF, PI, modelAt: s.leafModelOffset ?? null };
   compiled.set(s, c);
   return c;
 }
@@ -101,7 +104,8 @@ export function predictValues(s: TreeState, cols: TreeColumns): Float64Array {
   const W = valueWidth(s);
   const d = cols.num.length;
   const out = new Float64Array(n * W);
-  const { leafOut, PF, PI } = compile(s);
+  const compiledState = compile(s);
+  const { leafOut, PF, PI, modelAt } = compiledState;
   if (blockScratch.length < BLOCK * d) blockScratch = new Float64Array(BLOCK * d);
   const rows = blockScratch;
   const stops = stopScratch;
@@ -140,10 +144,10 @@ export function predictValues(s: TreeState, cols: TreeColumns): Float64Array {
     }
     for (i = start; i < end; i++) {
       const node = stops[i - start];
-      if (kind[node] === LEAF) {
+      if (kind[node] === LEAF && !(modelAt && modelAt[node] >= 0)) {
         const base = node * W;
         for (let c = 0; c < W; c++) out[i * W + c] = leafOut[base + c];
-      } else slowWalk(s, cols, node, i, leafOut, out, W);
+      } else slowWalk(s, cols, node, i, compiledState, out, W);
     }
   }
   return out;
@@ -168,11 +172,13 @@ let nodeStack = new Int32Array(64);
 let weightStack = new Float64Array(64);
 
 /**
- * The general walk from `start` for row i: categorical and oblique tests, and a
- * missing value, which spreads the row over the subtree with the branch fractions.
+ * The general walk from `start` for row i: categorical and oblique tests, a missing
+ * value, which spreads the row over the subtree with the branch fractions, and the
+ * leaves that hold a perceptron (their class distribution where the row misses a value the perceptron reads).
  */
-function slowWalk(s: TreeState, cols: TreeColumns, start: number, i: number, leafOut: Float64Array, out: Float64Array, W: number): void {
+function slowWalk(s: TreeState, cols: TreeColumns, start: number, i: number, compiledState: Compiled, out: Float64Array, W: number): void {
   const { kind, childStart, childCount, branchFraction } = s;
+  const { leafOut, modelAt } = compiledState;
   if (nodeStack.length < kind.length) {
     nodeStack = new Int32Array(kind.length);
     weightStack = new Float64Array(kind.length);
@@ -185,6 +191,7 @@ function slowWalk(s: TreeState, cols: TreeColumns, start: number, i: number, lea
     const at = nodeStack[--top];
     const wt = weightStack[top];
     if (kind[at] === LEAF) {
+      if (modelAt && modelAt[at] >= 0 && addLeafModelOutput(s.value, at, W, s.leafModels as Float64Array, modelAt[at], cols.num.length, cols.num, i, out, o, wt)) continue;
       const base = at * W;
       for (let c = 0; c < W; c++) out[o + c] += wt * leafOut[base + c];
       continue;

@@ -11,6 +11,8 @@
  *   `obliqueWeights` for oblique nodes (one weight per feature);
  * - `value` holds K weighted class counts per node (classification) or the
  *   weighted mean (regression); an empty-branch leaf carries its parent's value;
+ * - `leafModelOffset` (perceptron leaves only) points into `leafModels` for a leaf
+ *   with a model, laid out as leaf-model.ts describes;
  * - `branchFraction` is the share of the parent's non-missing training weight that
  *   went to this child: a row missing the tested value follows every branch with it.
  */
@@ -61,6 +63,13 @@ const shape = z
     ccpAlphas: f64.optional(),
     ccpImpurities: f64.optional(),
     /**
+     * Perceptron leaves (oblique_tree with leaf_model "perceptron", leaf-model.ts): per node the
+     * offset of its model in leafModels, -1 for none (an internal node, a leaf of one class, an
+     * empty branch). Absent from every other tree.
+     */
+    leafModelOffset: i32.optional(),
+    leafModels: f64.optional(),
+    /**
      * The rows the tree was grown on, kept by an incremental tree (id3 with incremental: true)
      * for partial_fit (incremental.ts): class index and weight per row, and per feature its
      * values (numeric) or level codes (categorical), in training-row order.
@@ -87,6 +96,23 @@ export function nodeCount(s: TreeState): number {
 /** Width of one node's `value` entry. */
 export function valueWidth(s: Pick<TreeState, "task" | "classes">): number {
   return s.task === "classification" ? s.classes.length : 1;
+}
+
+/** Leaf models (leaf-model.ts): planes of a leaf with c classes. */
+export function planesOf(c: number): number {
+  return c === 2 ? 1 : c;
+}
+
+/** Numbers a leaf model of c classes over d features takes in leafModels. */
+export function leafModelSize(c: number, d: number): number {
+  return planesOf(c) * (d + 1) + c * c;
+}
+
+/** Classes with positive weight in one node's `value` row (K entries from `base`), ascending. */
+export function leafClasses(value: ArrayLike<number>, base: number, K: number): number[] {
+  const out: number[] = [];
+  for (let k = 0; k < K; k++) if (value[base + k] > 0) out.push(k);
+  return out;
 }
 
 interface Problem {
@@ -164,7 +190,40 @@ function checkStructure(s: TreeState): Problem | null {
   if (weightCursor !== s.obliqueWeights.length) return { message: "obliqueWeights has entries no split uses", path: ["obliqueWeights"] };
   for (let i = 1; i < n; i++) if (parents[i] === 0) return { message: `node ${i} has no parent (unreachable from the root)`, path: ["kind", i] };
   for (let c = 0; c < nc; c++) if (s.candFeature[c] < 0 || s.candFeature[c] >= d) return { message: "candidate feature", path: ["candFeature", c] };
-  return checkNumbers(s) ?? checkInstances(s);
+  return checkNumbers(s) ?? checkInstances(s) ?? checkLeafModels(s);
+}
+
+/**
+ * Perceptron leaves: only on leaves of a classification tree over numeric features, each with
+ * at least two classes; each model owns the next stretch of leafModels in node order, as long as
+ * its class count implies (leaf-model.ts), finite, with non-negative cells.
+ */
+function checkLeafModels(s: TreeState): Problem | null {
+  const offsets = s.leafModelOffset;
+  const models = s.leafModels;
+  if (!offsets && !models) return null;
+  if (!offsets || !models) return { message: "leaf models need both leafModelOffset and leafModels", path: ["leafModelOffset"] };
+  const n = s.kind.length;
+  if (offsets.length !== n) return { message: `leafModelOffset has ${offsets.length} entries for ${n} nodes`, path: ["leafModelOffset"] };
+  if (s.task !== "classification") return { message: "leaf models on a regression tree", path: ["leafModelOffset"] };
+  if (!s.features.every((f) => f.type === "numeric")) return { message: "a leaf model over a categorical feature", path: ["leafModelOffset"] };
+  const K = s.classes.length;
+  const d = s.features.length;
+  let cursor = 0;
+  for (let i = 0; i < n; i++) {
+    const off = offsets[i];
+    if (off === -1) continue;
+    if (s.kind[i] !== LEAF) return { message: `node ${i} is not a leaf but has a leaf model`, path: ["leafModelOffset", i] };
+    const c = leafClasses(s.value, i * K, K).length;
+    if (c < 2) return { message: `leaf ${i} has a model but fewer than two classes`, path: ["leafModelOffset", i] };
+    if (off !== cursor || off + leafModelSize(c, d) > models.length) return { message: `leaf ${i} model offset`, path: ["leafModelOffset", i] };
+    cursor += leafModelSize(c, d);
+    for (let q = off + planesOf(c) * (d + 1); q < cursor; q++) if (models[q] < 0) return { message: `leafModels[${q}] is a negative cell weight`, path: ["leafModels", q] };
+  }
+  if (cursor !== models.length) return { message: "leafModels has entries no leaf uses", path: ["leafModels"] };
+  const bad = firstNonFinite(models);
+  if (bad >= 0) return { message: `leafModels[${bad}] is ${models[bad]}, not a finite number`, path: ["leafModels", bad], nonFinite: true };
+  return null;
 }
 
 /** Kept rows: as many entries in every array, a class per row, finite non-negative weights, values of each feature's type. */
