@@ -108,6 +108,9 @@ const tree: FamilyEstimate = (algorithm, params, shape) => {
     { path: levels > 2 * n ? "features" : "params.max_depth", bytes: nodes * (96 + values(width)), what: `up to ${nodes.toLocaleString("en")} tree nodes` },
   ];
   if (algorithm.name === "oblique_tree") terms.push({ path: "features", bytes: values(2 * n * p + 4 * p * p), what: "per-node row-major copies for the oblique splits" });
+  // A leaf of c classes keeps at most c planes over every feature and c × c cells, and holds at least c rows: n × (p + 1 + classes)
+  // values at most, built in a growable list and copied into the state (×3); the rows routed to the leaves, a few values each.
+  if (algorithm.name === "oblique_tree" && params.leaf_model === "perceptron") terms.push({ path: "params.leaf_model", bytes: values(3 * n * (p + 1 + width) + 4 * n), what: `perceptron leaves (at most ${n.toLocaleString("en")} rows × (${p} features + 1 + ${width} classes) numbers)` });
   if (params.incremental === true) terms.push({ path: "params.incremental", bytes: keptRows(n, p), what: `the training rows kept for partial_fit (${n} rows × ${p} features)` });
   return terms;
 };

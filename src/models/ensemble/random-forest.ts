@@ -102,6 +102,8 @@ const state = stateObject.superRefine(
       const tree = s.trees[t];
       // Predict reads every tree through the forest's columns: they must agree on features, task and classes.
       if (tree.task !== s.task || JSON.stringify(tree.classes) !== JSON.stringify(s.classes) || JSON.stringify(tree.features) !== same) return report(`tree ${t} does not match the forest's task, classes or features`, ["trees", t]);
+      // A forest grows majority leaves, and its single-row walk (addFewRows) reads nothing else.
+      if (tree.leafModelOffset || tree.leafModels) return report(`tree ${t} has perceptron leaves, which a forest never grows`, ["trees", t, "leafModelOffset"]);
     }
   }),
 );

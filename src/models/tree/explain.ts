@@ -13,6 +13,12 @@
  * - an empty branch (no training rows, seed 001's case 3) is a leaf with
  *   `samples: 0`, zero distribution, and its parent's prediction;
  * - oblique splits name the linear combination in `feature` and give `weights`;
+ * - a perceptron leaf (oblique_tree's leaf_model "perceptron") gives `leaf_model`: its
+ *   classes, its planes (two classes: one, Σ weights·x ≥ threshold assigns its `class`,
+ *   anything else the other class; more: one per class, the largest Σ weights·x − threshold
+ *   assigns) and `assigned`, per class the planes assign, the training weight of each class
+ *   among the leaf's rows they assign it (a row's probabilities); `prediction` stays the
+ *   leaf's majority, what a row missing a value the planes read gets;
  * - `candidates` lists the attributes that could split the node (a constant
  *   attribute has no score and is left out), in column order: at most the best
  *   EXPLAIN_MAX_CANDIDATES by score (higher for info_gain and gain_ratio, lower for
@@ -25,7 +31,7 @@
  * text and dot mark it the same way. The whole tree is in the artifact.
  */
 import type { TreeState } from "./tree-state.js";
-import { CATEGORICAL, LEAF, OBLIQUE, THRESHOLD, valueWidth } from "./tree-state.js";
+import { CATEGORICAL, LEAF, leafClasses, OBLIQUE, planesOf, THRESHOLD, valueWidth } from "./tree-state.js";
 import type { PruningPath } from "./prune.js";
 import { argmax, pruningPathOf } from "./prune.js";
 
@@ -47,10 +53,18 @@ export interface ExplainNode {
     /** Candidates left out of `candidates` (the lowest-scoring ones). */
     more_candidates?: number;
   };
+  leaf_model?: LeafModelJson;
   children: { when: When; fraction: number; node: ExplainNode }[];
   /** Set when the children were left out to bound the output. */
   truncated?: true;
   hidden_nodes?: number;
+}
+
+export interface LeafModelJson {
+  kind: "perceptron";
+  classes: string[];
+  planes: { class: string; weights: Record<string, number>; threshold: number }[];
+  assigned: Record<string, Record<string, number>>;
 }
 
 export const EXPLAIN_DEFAULT_MAX_NODES = 1000;
@@ -170,7 +184,11 @@ function nodeJson(s: TreeState, i: number): ExplainNode {
     const K = s.classes.length;
     out.distribution = Object.fromEntries(s.classes.map((c, k) => [c, s.samples[i] > 0 ? s.value[i * K + k] : 0]));
   } else out.value = s.value[i];
-  if (s.kind[i] === LEAF) return out;
+  if (s.kind[i] === LEAF) {
+    const model = leafModelJson(s, i);
+    if (model) out.leaf_model = model;
+    return out;
+  }
   const names = s.features.map((f) => f.name);
   const split: NonNullable<ExplainNode["split"]> = {
     feature: splitFeatureName(s, i),
@@ -201,6 +219,44 @@ function listedCandidates(s: TreeState, i: number): { ids: number[]; more: numbe
   const sign = s.criterion === "info_gain" || s.criterion === "gain_ratio" ? -1 : 1;
   const best = ids.sort((a, b) => sign * (s.candScore[a] - s.candScore[b]) || a - b).slice(0, EXPLAIN_MAX_CANDIDATES);
   return { ids: best.sort((a, b) => a - b), more: count - EXPLAIN_MAX_CANDIDATES };
+}
+
+/** A perceptron leaf's planes and cells (tree-state.ts / leaf-model.ts layout), or null for a majority leaf. */
+function leafModelJson(s: TreeState, i: number): LeafModelJson | null {
+  const off = s.leafModelOffset?.[i] ?? -1;
+  const models = s.leafModels;
+  if (off < 0 || !models) return null;
+  const K = s.classes.length;
+  const d = s.features.length;
+  const classes = leafClasses(s.value, i * K, K);
+  const c = classes.length;
+  const planes = Array.from({ length: planesOf(c) }, (_, h) => {
+    const o = off + h * (d + 1);
+    const weights: Record<string, number> = {};
+    s.features.forEach((f, j) => {
+      if (models[o + j] !== 0) weights[f.name] = models[o + j];
+    });
+    return { class: s.classes[classes[c === 2 ? 1 : h]], weights, threshold: models[o + d] };
+  });
+  const cells = off + planesOf(c) * (d + 1);
+  const assigned: Record<string, Record<string, number>> = {};
+  classes.forEach((r, a) => (assigned[s.classes[r]] = Object.fromEntries(classes.map((k, q) => [s.classes[k], models[cells + a * c + q]]))));
+  return { kind: "perceptron", classes: classes.map((k) => s.classes[k]), planes, assigned };
+}
+
+function linearText(weights: Record<string, number>): string {
+  const terms = Object.entries(weights).map(([name, w]) => `${fmt(w)}·${name}`);
+  return terms.length > 0 ? terms.join(" + ") : "0";
+}
+
+/** A perceptron leaf as one rule: "a if Σ w·x ≥ t, else b", or the largest of one score per class. */
+function leafModelText(model: LeafModelJson): string {
+  if (model.planes.length === 1) {
+    const p = model.planes[0];
+    const other = model.classes.find((c) => c !== p.class) as string;
+    return `perceptron: ${p.class} if ${linearText(p.weights)} ≥ ${fmt(p.threshold)}, else ${other}`;
+  }
+  return `perceptron: the largest of ${model.planes.map((p) => `${p.class}: ${linearText(p.weights)} − ${fmt(p.threshold)}`).join("; ")}`;
 }
 
 function predictionOf(s: TreeState, i: number): string | number {
@@ -289,6 +345,8 @@ function whenText(feature: string, w: When): string {
 }
 
 function leafText(s: TreeState, i: number): string {
+  const model = leafModelJson(s, i);
+  if (model) return `${leafModelText(model)} (samples ${fmt(s.samples[i])})`;
   const p = predictionOf(s, i);
   return `${typeof p === "number" ? fmt(p) : p} (samples ${fmt(s.samples[i])})`;
 }
@@ -336,7 +394,8 @@ function toDot(s: TreeState, view: Shown): string {
     parts.push(`samples = ${fmt(s.samples[i])}`);
     if (s.task === "classification") parts.push(`[${Array.from(s.value.subarray(i * W, i * W + W), (v) => fmt(s.samples[i] > 0 ? v : 0)).join(", ")}]`);
     const p = predictionOf(s, i);
-    parts.push(typeof p === "number" ? `value = ${fmt(p)}` : p);
+    const model = s.kind[i] === LEAF ? leafModelJson(s, i) : null;
+    parts.push(model ? leafModelText(model) : typeof p === "number" ? `value = ${fmt(p)}` : p);
     lines.push(`  n${i} [label="${dotEscape(parts.join("\n")).replace(/\n/g, "\\n")}"${s.kind[i] === LEAF ? "" : ", shape=ellipse"}];`);
     if (cutOff(s, view, i)) {
       lines.push(`  n${i}_hidden [label="… ${view.below[i]} more node(s)", shape=plaintext];`, `  n${i} -> n${i}_hidden [style=dashed];`);
