@@ -122,3 +122,13 @@ test("id3 with incremental: true counts the training rows it keeps for partial_f
   const kept = estimate({ algorithm: "id3", params: { incremental: true } }, d).bytes;
   assert.ok(kept - plain >= 100_000 * 20 * 8, `${kept} − ${plain}`);
 });
+
+test("oblique_tree with perceptron leaves counts the leaf models, at params.leaf_model", () => {
+  const d = dataset(100_000, 20, [], 3);
+  const plain = estimate({ algorithm: "oblique_tree" }, d).bytes;
+  const leaves = estimate({ algorithm: "oblique_tree", params: { leaf_model: "perceptron" } }, d).bytes;
+  // At most one plane per class of a leaf over every feature, plus its cells: rows × (features + 1 + classes) values.
+  assert.ok(leaves - plain >= 100_000 * (20 + 1 + 3) * 8, `${leaves} − ${plain}`);
+  // With many classes the leaf models are the largest term, and the one a refusal names.
+  assert.equal(refusal({ algorithm: "oblique_tree", params: { leaf_model: "perceptron" } }, dataset(100_000, 20, [], 500), 512).path, "params.leaf_model");
+});

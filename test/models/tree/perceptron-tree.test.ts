@@ -82,6 +82,8 @@ describe("oblique_tree with perceptron leaves (Utgoff's perceptron tree)", () =>
     assert.deepEqual(model?.classes, d.train.target?.task === "classification" ? d.train.target.classes : []);
     assert.equal(model?.planes.length, 3, "one plane per class against the rest");
     assert.ok(accuracy(predict(s, d.testX).labels, (d.testTarget as { y: Int32Array }).y) >= d.meta.floor);
+    // The memory estimate's bound (memory-estimate.ts): rows × (features + 1 + classes) numbers at most.
+    assert.ok((s.leafModels?.length ?? 0) <= d.train.X.rowCount * (s.features.length + 1 + s.classes.length));
     // Without leaf models the same data needs splits.
     assert.ok(fit(d.train, {}).kind.length > 1);
   });
