@@ -37,3 +37,13 @@ for (const algorithm of listAlgorithms()) {
     }
   }
 }
+
+// Parameters the loop above leaves at their defaults: perceptron node tests and leaves keep extra state (tree-state.ts leafModels).
+test("oblique_tree with perceptron splits and leaves (classification, through one-hot and imputation): serialize → load → identical predictions", () => {
+  const result = trainOn(table, { algorithm: "oblique_tree", target: "label", features: ["x1", "x2", "g"], params: { split: "perceptron", leaf_model: "perceptron", max_depth: 2 } });
+  const state = result.model.pipeline.state as { leafModels?: Float64Array };
+  assert.ok(state.leafModels && state.leafModels.length > 0, "the fitted tree has perceptron leaves");
+  const loaded = loadArtifact(serializeArtifact(result.model).bytes);
+  const before = predictPipeline(result.model.algorithm, result.model.pipeline, encodeRows(rows, result.model.features));
+  assert.deepEqual(predictPipeline(loaded.algorithm, loaded.pipeline, encodeRows(rows, loaded.features)), before);
+});
