@@ -12,8 +12,8 @@
  *                                           load artifact (cached by id + sha256)
  *   send bytes as JSON     ◀── transferred  predict, serialise
  */
-import { createRequire } from "node:module";
 import { move, workerData } from "piscina";
+import { importBeside } from "../../import-beside.js";
 import { openStore, type Store, type StoreLocator } from "../../store/store.js";
 import { ApiError } from "../errors.js";
 import type { CacheLimits } from "../model-cache.js";
@@ -33,9 +33,7 @@ import type { PartialFitTask } from "./partial-fit-model.js";
  * stores uploads never loads the models (importing everything took ≈ 300 ms and
  * ≈ 30 MiB before the first upload could start).
  */
-const underTsx = import.meta.url.endsWith(".ts");
-/** Under tsx (tests, dev) a worker thread compiles this file to CommonJS and its import() has no .ts loader: require goes through tsx's. */
-const load = async <T>(path: string): Promise<T> => (underTsx ? (createRequire(import.meta.url)(`${path}.ts`) as T) : ((await import(`${path}.js`)) as T));
+const load = <T>(path: string): Promise<T> => importBeside<T>(import.meta.url, path);
 const predicting = () => load<typeof import("../predict.js")>("../predict");
 
 export interface ComputeWorkerData {
