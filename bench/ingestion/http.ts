@@ -6,6 +6,7 @@
  *
  *   npm run build && node --import tsx bench/ingestion/http.ts
  *   DISTS=dist-before,dist ROUNDS=5 node --import tsx bench/ingestion/http.ts   # compare two builds
+ *   DISTS=dist,dist+--max-semi-space-size=2 node --import tsx bench/ingestion/http.ts   # node flags after a +
  *
  * Each round starts a fresh server per build (so every peak belongs to one upload),
  * waits for it to settle, reads VmRSS/VmHWM at rest, posts the file once, reads VmHWM.
@@ -43,9 +44,11 @@ function cpuMs(pid: number): number {
 }
 
 let port = 18090;
-async function start(dist: string): Promise<{ server: ChildProcess; port: number }> {
+/** A build's folder, optionally with node flags after a "+" (dist+--max-semi-space-size=2). */
+async function start(variant: string): Promise<{ server: ChildProcess; port: number }> {
   port++;
-  const server = spawn(process.execPath, [`${dist}/server/main.js`], {
+  const [dist, ...flags] = variant.split("+");
+  const server = spawn(process.execPath, [...flags, `${dist}/server/main.js`], {
     cwd: new URL("../../", import.meta.url),
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", XIGUA_DB: join(dir, `${port}.db`), LOG_LEVEL: "warn", XIGUA_WORKERS: "1", XIGUA_RATE_PER_MINUTE: "1000000000" },
     stdio: "inherit",
