@@ -98,6 +98,18 @@ export class CsvCursor {
     return this.escaped ? s.replaceAll('""', '"') : s;
   }
 
+  /**
+   * Takes bytes [start, end) as the current field, unquoted, and moves past the
+   * separator or row end at `end` (the caller has checked that one, or the end of
+   * the input, is there): the reader's one-pass number path.
+   */
+  takeField(start: number, end: number): void {
+    this.escaped = false;
+    this.start = start;
+    this.end = end;
+    this.pos = this.finishField(end);
+  }
+
   private finishField(p: number): number {
     const b = this.bytes;
     const n = b.length;

@@ -14,6 +14,53 @@ const EXACT_LIMIT = 2 ** 53;
 /** "Valid syntax; let Number() compute the value" (never a parse result otherwise). */
 export const DEFER = Infinity;
 
+/** Where scanPlainDecimal stopped: the end of the number it read. */
+export let scannedEnd = 0;
+
+/**
+ * The common CSV cell, read while looking for its end: optional "-", digits, and
+ * optionally "." and digits, then a comma, a row end or the end of the input.
+ * Returns the value (scannedEnd: where the cell ends), or NaN for anything else
+ * (spaces, "+", an exponent, quotes, text, more than 15 digits): the caller then
+ * reads the field the general way. Within 15 digits (so at most 15 decimals) the
+ * value is exactly Number(text) (Clinger's fast path, as below).
+ */
+export function scanPlainDecimal(b: Uint8Array, from: number, n: number): number {
+  let p = from;
+  const negative = p < n && b[p] === 45;
+  if (negative) p++;
+  // Stops after 16 digits: a longer number goes the general way (Number() on its text),
+  // and m stays below 2^53 here.
+  const limit = Math.min(n, p + 16);
+  let m = 0;
+  for (; p < limit; p++) {
+    const d = b[p] - 48;
+    if (d < 0 || d > 9) break;
+    m = m * 10 + d;
+  }
+  let digits = p - (negative ? from + 1 : from);
+  let exp = 0;
+  if (p < n && b[p] === 46) {
+    const fractionFrom = ++p;
+    const fractionLimit = Math.min(n, p + 16 - digits);
+    for (; p < fractionLimit; p++) {
+      const d = b[p] - 48;
+      if (d < 0 || d > 9) break;
+      m = m * 10 + d;
+    }
+    exp = fractionFrom - p;
+    digits += p - fractionFrom;
+  }
+  if (digits === 0 || digits > 15) return NaN;
+  if (p < n) {
+    const c = b[p];
+    if (c !== 44 && c !== 10 && c !== 13) return NaN;
+  }
+  scannedEnd = p;
+  const v = exp === 0 ? m : m / POW10[-exp];
+  return negative ? -v : v;
+}
+
 export function parseDecimalBytes(b: Uint8Array, from: number, to: number): number {
   let s = from;
   let e = to;

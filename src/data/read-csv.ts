@@ -13,7 +13,7 @@ import { CsvCursor, countLineBreaks } from "./csv-cursor.js";
 import { DataError, DataTooLargeError } from "./errors.js";
 import { makeFrame, type Frame } from "./frame.js";
 import { ColumnBuilder, FORBIDDEN_COLUMN_NAMES, checkColumnTypes, forcedType, missingMarkers, parseNumber, type ReadOptions } from "./infer.js";
-import { DEFER, parseDecimalBytes } from "./parse-decimal-bytes.js";
+import { DEFER, parseDecimalBytes, scanPlainDecimal, scannedEnd } from "./parse-decimal-bytes.js";
 
 export function readCsv(input: Buffer | string, options: ReadOptions = {}): Frame {
   const bytes = typeof input === "string" ? Buffer.from(input, "utf8") : input;
@@ -39,6 +39,9 @@ export function readCsv(input: Buffer | string, options: ReadOptions = {}): Fram
   const builders = names.map((name) => new ColumnBuilder(name, capacity, markers, forcedType(options, name), locate));
   const rowStarts = new Uint32Array(capacity);
   const caches = names.map(() => new ByteKeyTable(bytes));
+  // Cells in a row that the one-pass number path could not read, by column: a column of
+  // 17-digit numbers (or text) stops trying it rather than reading every cell twice.
+  const plainMisses = new Int32Array(width);
 
   let row = 0;
   while (cursor.nextRow()) {
@@ -49,8 +52,19 @@ export function readCsv(input: Buffer | string, options: ReadOptions = {}): Fram
     rowStarts[row] = cursor.pos;
     for (let j = 0; j < width; j++) {
       if (cursor.rowEnd && j > 0) throw raggedRow(rowLine, j, width);
-      cursor.readField();
       const b = builders[j];
+      if (fastNumbers && b.numeric && plainMisses[j] < GIVE_UP_PLAIN) {
+        // One pass for the common cell: the number is read while its end is looked for.
+        const x = scanPlainDecimal(bytes, cursor.pos, bytes.length);
+        if (!Number.isNaN(x)) {
+          plainMisses[j] = 0;
+          cursor.takeField(cursor.pos, scannedEnd);
+          b.setNumber(row, x);
+          continue;
+        }
+        plainMisses[j]++;
+      }
+      cursor.readField();
       if (cursor.start === cursor.end && !cursor.escaped && emptyIsMissing) continue;
       if (fastNumbers && b.numeric && !cursor.escaped) {
         let x = parseDecimalBytes(bytes, cursor.start, cursor.end);
@@ -99,6 +113,8 @@ function readHeader(cursor: CsvCursor): string[] {
 function raggedRow(line: number, found: number, width: number): DataError {
   return new DataError(`line ${line} has ${found} field${found === 1 ? "" : "s"}, but the header has ${width}`, `line ${line}`);
 }
+
+const GIVE_UP_PLAIN = 32;
 
 // Bounded so that a column of unique values (ids) does not grow a second index of them.
 const MAX_CACHED_KEYS = 50_000;

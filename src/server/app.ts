@@ -3,6 +3,7 @@
  * tests run exactly what production runs. Routes are plugins; the store, pool
  * and job runner are created here and closed onClose (in reverse order).
  */
+import { importBeside } from "../import-beside.js";
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance } from "fastify";
 import swagger from "@fastify/swagger";
@@ -13,7 +14,6 @@ import { TrainingPool } from "../training/pool.js";
 import { JobRunner, type JobLogger } from "../training/jobs.js";
 import type { JobQueue } from "../training/queue/job-queue.js";
 import { LocalQueue } from "../training/queue/local-queue.js";
-import { BullQueue } from "../training/queue/bullmq-queue.js";
 import type { Store } from "../store/store.js";
 import { DEFAULTS, storeLocator, type Config } from "./config.js";
 import { ModelCache } from "./model-cache.js";
@@ -94,8 +94,12 @@ function withCsvUpload(doc: OpenApiDocument): OpenApiDocument {
  * process keeps no training threads. Otherwise they run here, on a pool whose threads'
  * heap is part of a job's memory (so never more than the job's budget).
  */
-export function createJobQueue(config: Config, store: Store, log: JobLogger, onTrained?: (algorithm: string, fitSeconds: number) => void): JobQueue {
-  if (config.queueUrl) return new BullQueue(store, { url: config.queueUrl, name: config.queueName }, log);
+export async function createJobQueue(config: Config, store: Store, log: JobLogger, onTrained?: (algorithm: string, fitSeconds: number) => void): Promise<JobQueue> {
+  if (config.queueUrl) {
+    // bullmq and ioredis (≈ 14 MiB of RSS, 150 ms) are loaded only when a queue is configured.
+    const { BullQueue } = await importBeside<typeof import("../training/queue/bullmq-queue.js")>(import.meta.url, "../training/queue/bullmq-queue");
+    return new BullQueue(store, { url: config.queueUrl, name: config.queueName }, log);
+  }
   const heapMb = Math.min(config.workerHeapMb, config.jobMemoryMb);
   const pool = new TrainingPool({ workers: config.workers, maxHeapMb: heapMb });
   const runner = new JobRunner(store, pool, { store: storeLocator(config), timeoutMs: config.jobTimeoutMs, memoryMb: config.jobMemoryMb, heapMb, onTrained }, log);
@@ -149,7 +153,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     throw e;
   });
   const metrics = new ServiceMetrics(config.metricsMaxModels);
-  const jobs = createJobQueue(config, store, app.log, (algorithm, seconds) => metrics.observeTraining(algorithm, seconds));
+  const jobs = await createJobQueue(config, store, app.log, (algorithm, seconds) => metrics.observeTraining(algorithm, seconds));
   const cacheBytes = config.modelCacheMb * 1024 * 1024;
   const models = new ModelCache(store.models, { maxModels: config.modelCacheSize, maxBytes: cacheBytes });
   const compute = new ComputePool({

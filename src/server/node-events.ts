@@ -6,8 +6,8 @@
  * process has no one to tell. A lost message costs at most the caches' TTL (1 s): past
  * it, every node asks the store again.
  */
+import { importBeside } from "../import-beside.js";
 import type { Redis } from "ioredis";
-import { redisConnection } from "../training/queue/bullmq-queue.js";
 
 export interface NodeEvents {
   /** Tells every other node; resolves once sent (or given up: the TTL covers a lost message). */
@@ -26,6 +26,8 @@ const channel = (queueName: string, topic: Topic) => `xigua:${queueName}:${topic
 
 export async function createNodeEvents(options: { queueUrl: string | null; queueName: string }, handlers: NodeEventHandlers): Promise<NodeEvents> {
   if (!options.queueUrl) return { modelDeleted: async () => {}, keyRevoked: async () => {}, close: async () => {} };
+  // bullmq and ioredis (≈ 14 MiB, 150 ms) are loaded only when a queue is configured.
+  const { redisConnection } = await importBeside<typeof import("../training/queue/bullmq-queue.js")>(import.meta.url, "../training/queue/bullmq-queue");
   const channels: Record<Topic, string> = { "model-deleted": channel(options.queueName, "model-deleted"), "key-revoked": channel(options.queueName, "key-revoked") };
   const publisher: Redis = redisConnection(options.queueUrl, { failFast: true });
   const subscriber: Redis = redisConnection(options.queueUrl, { failFast: false });

@@ -14,6 +14,9 @@ import type { FittedModel } from "../training/artifact.js";
 import { predictPipeline } from "../training/pipeline.js";
 import { applyThreshold, ThresholdError } from "../training/scoring.js";
 import { ApiError } from "./errors.js";
+import { parseJsonBlocks } from "./json-blocks.js";
+
+export { parseJsonBlocks };
 import { isWellFormedPredictBody } from "./fast-validation.js";
 import type { CachedModel, ModelCache } from "./model-cache.js";
 import { jsonPointerToPath } from "./plugins/errors.js";
@@ -55,19 +58,6 @@ export function checkRowCount(rows: number, max: number): void {
     throw new ApiError("payload_too_large", `${rows} rows in one request; the limit is ${max} (XIGUA_PREDICT_MAX_ROWS): send them in batches`, [
       { path: "rows", message: `at most ${max} rows` },
     ]);
-  }
-}
-
-/** A body's blocks (see predict-body.ts) as JSON; not JSON is a 400, as from Fastify's parser. */
-export function parseJsonBlocks(blocks: readonly Uint8Array[]): unknown {
-  try {
-    // Streaming decode keeps a character split across two blocks whole.
-    const decoder = new TextDecoder("utf-8", { fatal: false });
-    let text = "";
-    for (const block of blocks) text += decoder.decode(block, { stream: true });
-    return JSON.parse(text + decoder.decode());
-  } catch (e) {
-    throw new ApiError("malformed_request", `body is not valid JSON: ${(e as Error).message}`, undefined, 400);
   }
 }
 

@@ -28,6 +28,9 @@ import { encodeRows } from "../data/rows.js";
 import { columnSchema, firstDuplicate, MAX_CLASSES, NON_FINITE } from "../models/state-schemas.js";
 import { applySteps, predictPipeline, type FittedPipeline, type FittedStep } from "./pipeline.js";
 import { STEP_REGISTRY } from "./steps.js";
+import { ArtifactError } from "./artifact-error.js";
+
+export { ArtifactError };
 
 export const ARTIFACT_FORMAT = "xigua-model";
 export const ARTIFACT_VERSION = 1;
@@ -68,21 +71,6 @@ const envelope = z
     sha256: z.string().regex(/^[0-9a-f]{64}$/),
   })
   .strict();
-
-export class ArtifactError extends Error {
-  constructor(
-    message: string,
-    readonly path?: string,
-    /**
-     * non_finite: a NaN or infinite number where a finite one is needed (a fit that diverged or overflowed);
-     * too_many_classes: more than MAX_CLASSES; both are the training data's doing when a fit produces them.
-     */
-    readonly reason: "invalid" | "non_finite" | "too_many_classes" = "invalid",
-  ) {
-    super(message);
-    this.name = "ArtifactError";
-  }
-}
 
 function digest(text: string): string {
   return createHash("sha256").update(text).digest("hex");

@@ -18,11 +18,21 @@ export interface PoolOptions {
 const workerFile = new URL(`./worker${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url).href;
 
 export class TrainingPool {
-  private readonly piscina: Piscina;
+  private started: Piscina | null = null;
   private destroyed = false;
 
-  constructor(options: PoolOptions) {
-    this.piscina = new Piscina({
+  constructor(private readonly options: PoolOptions) {}
+
+  /**
+   * The threads start with the first task, not with the server: each one loads every
+   * algorithm family (≈ 60 MiB of RSS) and a server that only serves or stores datasets
+   * never needs them. Once started, all of them stay up (below).
+   */
+  private get piscina(): Piscina {
+    if (this.started) return this.started;
+    if (this.destroyed) throw new Error("the training pool is closed");
+    const options = this.options;
+    const piscina = new Piscina({
       filename: workerFile,
       // All threads stay up. With fewer, a thread killed by an abort or a crash was not
       // replaced until the next run() call, and queued tasks waited for it (piscina 5:
@@ -34,16 +44,18 @@ export class TrainingPool {
       atomics: "disabled",
     });
     // Errors outside any task (e.g. a thread that failed to start) must not crash the process; tasks see their own rejections.
-    this.piscina.on("error", () => {});
+    piscina.on("error", () => {});
+    this.started = piscina;
+    return piscina;
   }
 
-  run(task: WorkerTask, signal: AbortSignal): Promise<TrainOutput | ScoreOutput | FoldsOutput> {
+  async run(task: WorkerTask, signal: AbortSignal): Promise<TrainOutput | ScoreOutput | FoldsOutput> {
     return this.piscina.run(task, { transferList: [task.port], signal }) as Promise<TrainOutput | ScoreOutput | FoldsOutput>;
   }
 
   /** Most tasks that run at once. */
   get size(): number {
-    return this.piscina.options.maxThreads;
+    return this.options.workers;
   }
 
   get alive(): boolean {
@@ -51,17 +63,17 @@ export class TrainingPool {
   }
 
   get threadCount(): number {
-    return this.piscina.threads.length;
+    return this.started ? this.started.threads.length : 0;
   }
 
   /** Tasks waiting for a thread. */
   get queueSize(): number {
-    return this.piscina.queueSize;
+    return this.started ? this.started.queueSize : 0;
   }
 
   /** Piscina's utilisation: the threads' busy time over their capacity since the pool started, 0..1. */
   get utilization(): number {
-    return this.piscina.utilization;
+    return this.started ? this.started.utilization : 0;
   }
 
   /** For tests that kill a worker mid-job. */
@@ -72,6 +84,6 @@ export class TrainingPool {
   async destroy(): Promise<void> {
     if (this.destroyed) return;
     this.destroyed = true;
-    await this.piscina.destroy();
+    await this.started?.destroy();
   }
 }

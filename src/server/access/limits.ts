@@ -3,11 +3,11 @@
  * (createRateLimit), each over a one-minute window: requests per key (per client address
  * with auth off) and failed authentications per client address.
  */
+import { importBeside } from "../../import-beside.js";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import rateLimit from "@fastify/rate-limit";
 import type { Redis } from "ioredis";
 import type { Config } from "../config.js";
-import { redisConnection } from "../../training/queue/bullmq-queue.js";
 import { ApiError } from "../errors.js";
 
 const WINDOW_MS = 60_000;
@@ -21,6 +21,7 @@ type Limiter = ReturnType<FastifyInstance["createRateLimit"]>;
  */
 async function sharedCounters(app: FastifyInstance, config: Config): Promise<{ redis?: Redis; nameSpace?: string; skipOnError?: boolean }> {
   if (!config.queueUrl) return {};
+  const { redisConnection } = await importBeside<typeof import("../../training/queue/bullmq-queue.js")>(import.meta.url, "../../training/queue/bullmq-queue");
   const redis = redisConnection(config.queueUrl, { failFast: true });
   redis.on("error", () => {});
   app.addHook("onClose", async () => {

@@ -20,7 +20,7 @@ import type { DatasetSummary } from "../../store/datasets.js";
 import type { DatasetStore } from "../../store/store.js";
 import { ApiError } from "../errors.js";
 import { refuseDeepBody } from "../plugins/body-depth.js";
-import { parseJsonBlocks } from "../predict.js";
+import { parseJsonBlocks } from "../json-blocks.js";
 import { createDatasetJson } from "../schemas/datasets.js";
 
 export interface CsvReadOptions {

@@ -4,7 +4,7 @@
  * problem it would have thrown and the request thread throws it again.
  */
 import { DataError, DataTooLargeError } from "../../data/errors.js";
-import { ArtifactError } from "../../training/artifact.js";
+import { ArtifactError } from "../../training/artifact-error.js";
 import { QueueUnavailableError } from "../../training/queue/job-queue.js";
 import { StoreUnavailableError } from "../../store/store-errors.js";
 import { ApiError, type ErrorCode, type FieldError } from "../errors.js";

@@ -1,0 +1,17 @@
+/**
+ * A module imported when first needed (what a server that does not use it should not
+ * load at start: bullmq, pg, the models in a compute thread that only stores uploads).
+ */
+import { createRequire } from "node:module";
+
+/**
+ * import() of `path` (relative, without extension) next to `base`, the caller's
+ * import.meta.url. Under tsx (tests, dev) a worker thread runs the sources as
+ * CommonJS, where import() has no loader for .ts: there require goes through tsx's.
+ */
+export async function importBeside<T>(base: string, path: string): Promise<T> {
+  const ts = base.endsWith(".ts");
+  const file = `${path}${ts ? ".ts" : ".js"}`;
+  if (ts && typeof require === "function") return createRequire(base)(file) as T;
+  return (await import(new URL(file, base).href)) as T;
+}
