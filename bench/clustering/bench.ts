@@ -42,7 +42,6 @@ const read = (name: string): ArrayBuffer => {
 const flat = new Float64Array(read("X.f64"));
 const rows = Array.from(new Int32Array(read("rows.i32")));
 const d = 20;
-const n = flat.length / d;
 const frameOf = (m: Float64Array, dim: number): Frame => {
   const rowCount = m.length / dim;
   return { rowCount, columns: Array.from({ length: dim }, (_, j) => ({ type: "numeric" as const, name: `x${j}`, values: Float64Array.from({ length: rowCount }, (_, i) => m[i * dim + j]) })) };

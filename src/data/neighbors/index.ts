@@ -12,10 +12,13 @@
  * `auto` follows scikit-learn: brute force above 15 dimensions, or for a metric the
  * trees cannot bound (vdm, hvdm: brute force only), otherwise the kd-tree.
  */
-import { bruteKnn, bruteRadius, prepareEuclidean, type EuclideanRows } from "./brute.js";
+import { bruteKnn, bruteRadius, euclideanRadius, prepareEuclidean, type EuclideanRows } from "./brute.js";
 import { NeighborHeap } from "./heap.js";
-import type { RowMetric } from "./metric.js";
+import { euclidean, type RowMetric } from "./metric.js";
 import { buildTree, treeKnn, treeRadius, type BinaryTree } from "./tree.js";
+
+/** Queries per block of a Euclidean brute-force radius search (bounds the per-block hit lists). */
+const RADIUS_BLOCK = 256;
 
 export type NeighborAlgorithm = "auto" | "kd_tree" | "ball_tree" | "brute";
 
@@ -105,17 +108,40 @@ export function buildIndex(data: Float64Array, n: number, d: number, options: In
         hitRows.push(row);
         hitValues.push(v);
       };
-      for (let q = 0; q < m; q++) {
-        hitRows = [];
-        hitValues = [];
-        if (tree) treeRadius(tree, Q, q, rr, found);
-        else bruteRadius(data, n, d, metric, Q, q, rr, found);
+      const emit = () => {
         const order = hitRows.map((_, i) => i).sort((a, b) => hitValues[a] - hitValues[b] || hitRows[a] - hitRows[b]);
         for (const i of order) {
           rows.push(hitRows[i]);
           values.push(metric.toDistance(hitValues[i]));
         }
-        offsets[q + 1] = rows.length;
+      };
+      if (!tree && metric === euclidean) {
+        // Euclidean brute force answers a block of queries at a time (SIMD filter, exact distances for its candidates).
+        if (prepared === null) prepared = prepareEuclidean(data, n, d);
+        for (let q0 = 0; q0 < m; q0 += RADIUS_BLOCK) {
+          const q1 = Math.min(m, q0 + RADIUS_BLOCK);
+          const blockRows: number[][] = Array.from({ length: q1 - q0 }, () => []);
+          const blockValues: number[][] = Array.from({ length: q1 - q0 }, () => []);
+          euclideanRadius(prepared, Q.subarray(q0 * d, q1 * d), q1 - q0, rr, (q, row, v) => {
+            blockRows[q].push(row);
+            blockValues[q].push(v);
+          });
+          for (let q = q0; q < q1; q++) {
+            hitRows = blockRows[q - q0];
+            hitValues = blockValues[q - q0];
+            emit();
+            offsets[q + 1] = rows.length;
+          }
+        }
+      } else {
+        for (let q = 0; q < m; q++) {
+          hitRows = [];
+          hitValues = [];
+          if (tree) treeRadius(tree, Q, q, rr, found);
+          else bruteRadius(data, n, d, metric, Q, q, rr, found);
+          emit();
+          offsets[q + 1] = rows.length;
+        }
       }
       return { offsets, indices: Int32Array.from(rows), distances: Float64Array.from(values) };
     },
