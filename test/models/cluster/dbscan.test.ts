@@ -75,7 +75,7 @@ function referenceDbscan(X: Float64Array, n: number, d: number, eps: number, min
   return labels;
 }
 
-test("blocked radius queries (20 dimensions: brute force; 2: kd-tree) give the row-at-a-time labels, border rows included", () => {
+test("blocked radius queries (20 dimensions: brute force; 2: kd-tree) give the row-at-a-time labels, border rows included, neighbourhoods kept or queried again", () => {
   for (const d of [2, 20]) {
     const n = 1300;
     let s = 11;
@@ -86,9 +86,10 @@ test("blocked radius queries (20 dimensions: brute force; 2: kd-tree) give the r
     // Four blobs plus uniform noise, so clusters, border rows and noise all occur.
     const X = Float64Array.from({ length: n * d }, (_, i) => (Math.floor(i / d) % 5 === 4 ? rand() * 40 : (Math.floor(i / d) % 4) * 10 + rand() * 4));
     const eps = d === 2 ? 0.6 : 6;
-    const got = dbscanLabels(X, n, d, eps, 6).labels;
     const want = referenceDbscan(X, n, d, eps, 6);
-    assert.deepEqual(Array.from(got), Array.from(want), `d = ${d}`);
+    // Neighbourhoods kept from the core pass, and (a budget of 0) queried again while growing.
+    assert.deepEqual(Array.from(dbscanLabels(X, n, d, eps, 6).labels), Array.from(want), `d = ${d}, kept`);
+    assert.deepEqual(Array.from(dbscanLabels(X, n, d, eps, 6, undefined, undefined, 0).labels), Array.from(want), `d = ${d}, queried again`);
     const noise = want.filter((l) => l < 0).length;
     assert.ok(noise > 0 && noise < n && Math.max(...want) >= 1, `d = ${d}: clusters and noise (${noise})`);
   }
