@@ -136,9 +136,19 @@ function nnChain(D: Float64Array, n: number, update: Update, signal?: AbortFlag)
       } else {
         min = Infinity;
       }
-      for (let i = 0; i < n; i++) {
-        if (size[i] === 0 || i === x) continue;
-        const dist = D[at(x, i)];
+      // Row x of the matrix in increasing i (the tie order): column x of the rows above it (the
+      // offset steps by n − i − 2), then its own contiguous row.
+      for (let i = 0, p = x - 1; i < x; p += n - i - 2, i++) {
+        if (size[i] === 0) continue;
+        const dist = D[p];
+        if (dist < min) {
+          min = dist;
+          y = i;
+        }
+      }
+      for (let i = x + 1, p = condensed(n, x, x + 1); i < n; i++, p++) {
+        if (size[i] === 0) continue;
+        const dist = D[p];
         if (dist < min) {
           min = dist;
           y = i;
@@ -156,9 +166,23 @@ function nnChain(D: Float64Array, n: number, update: Update, signal?: AbortFlag)
     raw.h[k] = min;
     size[x] = 0;
     size[y] = nx + ny;
-    for (let i = 0; i < n; i++) {
-      if (size[i] === 0 || i === y) continue;
-      D[at(i, y)] = update(D[at(i, x)], D[at(i, y)], min, nx, ny, size[i]);
+    // x < y: rows above x hold both in their columns; rows between hold x's in row x and y's in
+    // their columns; rows below y are in rows x and y, contiguously.
+    let px = x - 1;
+    let py = y - 1;
+    let i = 0;
+    for (; i < x; px += n - i - 2, py += n - i - 2, i++) {
+      if (size[i] !== 0) D[py] = update(D[px], D[py], min, nx, ny, size[i]);
+    }
+    px = condensed(n, x, x + 1);
+    py += n - x - 2;
+    for (i = x + 1; i < y; px++, py += n - i - 2, i++) {
+      if (size[i] !== 0) D[py] = update(D[px], D[py], min, nx, ny, size[i]);
+    }
+    px++;
+    py = condensed(n, y, y + 1);
+    for (i = y + 1; i < n; px++, py++, i++) {
+      if (size[i] !== 0) D[py] = update(D[px], D[py], min, nx, ny, size[i]);
     }
   }
   return raw;
