@@ -50,7 +50,43 @@ export function condensedDistances(X: Float64Array, n: number, d: number, square
   for (let i = 0; i < n; i++) {
     if ((i & 255) === 0) throwIfAborted(signal);
     if (squared || metric === euclidean) {
-      for (let j = i + 1; j < n; j++) {
+      // Four rows j a sweep: each coordinate of row i is loaded once for four pairs (each sum in the same order as euclidean2).
+      const io = i * d;
+      let j = i + 1;
+      for (; j + 4 <= n; j += 4) {
+        const o0 = j * d;
+        const o1 = o0 + d;
+        const o2 = o1 + d;
+        const o3 = o2 + d;
+        let s0 = 0;
+        let s1 = 0;
+        let s2 = 0;
+        let s3 = 0;
+        for (let t = 0; t < d; t++) {
+          const v = X[io + t];
+          const a0 = v - X[o0 + t];
+          const a1 = v - X[o1 + t];
+          const a2 = v - X[o2 + t];
+          const a3 = v - X[o3 + t];
+          s0 += a0 * a0;
+          s1 += a1 * a1;
+          s2 += a2 * a2;
+          s3 += a3 * a3;
+        }
+        if (squared) {
+          D[p] = s0;
+          D[p + 1] = s1;
+          D[p + 2] = s2;
+          D[p + 3] = s3;
+        } else {
+          D[p] = Math.sqrt(s0);
+          D[p + 1] = Math.sqrt(s1);
+          D[p + 2] = Math.sqrt(s2);
+          D[p + 3] = Math.sqrt(s3);
+        }
+        p += 4;
+      }
+      for (; j < n; j++) {
         const s = euclidean2(X, d, i, j);
         D[p++] = squared ? s : Math.sqrt(s);
       }
