@@ -55,6 +55,8 @@ export interface NeighborIndex {
   kneighbors(Q: Float64Array, m: number, k: number): KnnResult;
   /** Every row within distance r (inclusive) of each query. */
   radius(Q: Float64Array, m: number, r: number): RadiusResult;
+  /** The same rows as `radius`, per query in increasing row order, without their distances (what DBSCAN needs: no sort by distance). */
+  radiusRows(Q: Float64Array, m: number, r: number): Omit<RadiusResult, "distances">;
 }
 
 export function resolveAlgorithm(algorithm: NeighborAlgorithm, d: number, metric: RowMetric): Exclude<NeighborAlgorithm, "auto"> {
@@ -94,6 +96,43 @@ export function buildIndex(data: Float64Array, n: number, d: number, options: In
       const distances = heap.dist;
       for (let i = 0; i < distances.length; i++) distances[i] = metric.toDistance(distances[i]);
       return { distances, indices: heap.idx };
+    },
+    radiusRows(Q, m, r) {
+      checkQueries(Q, m);
+      if (!(r >= 0)) throw new RangeError(`radius must be >= 0, got ${r}`);
+      const rr = metric.toReduced(r);
+      const offsets = new Int32Array(m + 1);
+      let indices = new Int32Array(Math.max(16, m));
+      let count = 0;
+      const push = (row: number) => {
+        if (count === indices.length) {
+          const grown = new Int32Array(2 * indices.length);
+          grown.set(indices);
+          indices = grown;
+        }
+        indices[count++] = row;
+      };
+      if (!tree && metric === euclidean) {
+        if (prepared === null) prepared = prepareEuclidean(data, n, d);
+        // Per query in increasing row order already, but interleaved between the queries of a block.
+        for (let q0 = 0; q0 < m; q0 += RADIUS_BLOCK) {
+          const q1 = Math.min(m, q0 + RADIUS_BLOCK);
+          const blockRows: number[][] = Array.from({ length: q1 - q0 }, () => []);
+          euclideanRadius(prepared, Q.subarray(q0 * d, q1 * d), q1 - q0, rr, (q, row) => blockRows[q].push(row));
+          for (let q = q0; q < q1; q++) {
+            for (const row of blockRows[q - q0]) push(row);
+            offsets[q + 1] = count;
+          }
+        }
+      } else {
+        for (let q = 0; q < m; q++) {
+          if (tree) treeRadius(tree, Q, q, rr, push);
+          else bruteRadius(data, n, d, metric, Q, q, rr, push);
+          indices.subarray(offsets[q], count).sort();
+          offsets[q + 1] = count;
+        }
+      }
+      return { offsets, indices: indices.subarray(0, count) };
     },
     radius(Q, m, r) {
       checkQueries(Q, m);

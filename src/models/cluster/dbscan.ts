@@ -79,7 +79,7 @@ export function dbscanLabels(X: Float64Array, n: number, d: number, eps: number,
   for (let q0 = 0; q0 < n; q0 += QUERY_BLOCK) {
     throwIfAborted(signal);
     const q1 = Math.min(n, q0 + QUERY_BLOCK);
-    const { offsets, indices } = index.radius(X.subarray(q0 * d, q1 * d), q1 - q0, eps);
+    const { offsets, indices } = index.radiusRows(X.subarray(q0 * d, q1 * d), q1 - q0, eps);
     for (let q = 0; q < q1 - q0; q++) {
       const count = offsets[q + 1] - offsets[q];
       if (count < minSamples) continue;
@@ -116,7 +116,7 @@ export function dbscanLabels(X: Float64Array, n: number, d: number, eps: number,
         const i = frontier.pop()!;
         Q.set(X.subarray(i * d, i * d + d), q * d);
       }
-      const { offsets, indices } = index.radius(Q.subarray(0, m * d), m, eps);
+      const { offsets, indices } = index.radiusRows(Q.subarray(0, m * d), m, eps);
       for (let t = 0; t < offsets[m]; t++) visit(indices[t], cluster);
     }
     cluster++;
