@@ -304,7 +304,10 @@ const cluster: FamilyEstimate = (algorithm, params, shape) => {
     terms.push({ path: "params.min_samples", bytes: values(4 * n + 1.5 * batch), what: `the reachability graph of ${n} rows, its queue and a batch of ${minSamples}-neighbour queries` });
     terms.push({ path: "params.max_eps", bytes: values(4 * n), what: "one radius query's neighbours (at most every row) and the neighbour index" });
   } else if (name === "dbscan") {
-    terms.push({ path: "features", bytes: values(n) + 4 * n, what: "one neighbourhood buffer, core flags and the search stack (neighbourhoods are queried again, not kept)" });
+    // dbscan.ts: neighbourhoods kept from the core pass up to 2²⁵ row ids (beyond, queried again);
+    // a block of 256 radius queries may return every row for each (ids, distances and their lists).
+    terms.push({ path: "params.eps", bytes: 4 * Math.min(n * n, 2 ** 25) + 64 * n, what: "the core rows' neighbourhoods, kept up to 2²⁵ row ids" });
+    terms.push({ path: "features", bytes: values(4 * Math.min(n, 256) * n) + values(n) + 4 * n, what: "one block of 256 radius queries' results, core flags and the search frontier" });
   }
   return terms;
 };

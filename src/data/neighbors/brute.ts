@@ -296,3 +296,63 @@ export function bruteRadius(data: Float64Array, n: number, d: number, metric: Ro
     if (v <= rr) found(r, v);
   }
 }
+
+/**
+ * Euclidean radius queries for a block of queries: every row within squared distance rr of each
+ * query, offered as (query, row, squared distance) with the distance computed directly, so the
+ * rows found are exactly bruteRadius's (per query in increasing row order). With WebAssembly
+ * SIMD the Float32 filter (see f32Slack) passes four queries at a time over cache-sized blocks
+ * of rows and only its candidates are measured in Float64.
+ */
+export function euclideanRadius(rows: EuclideanRows, Q: Float64Array, m: number, rr: number, found: (q: number, row: number, reduced: number) => void): void {
+  const { data, n, d } = rows;
+  const s = rows.simd;
+  if (!s?.f32 || !(maxAbs(Q) <= F32_MAX_ABS) || !(rr <= F32_MAX_ABS)) {
+    for (let q = 0; q < m; q++) bruteRadius(data, n, d, euclidean, Q, q, rr, (row, v) => found(q, row, v));
+    return;
+  }
+  const f = s.f32;
+  const { kernel } = s;
+  const { dq } = f;
+  const m32 = new Float32Array(kernel.memory.buffer);
+  const i32 = new Int32Array(kernel.memory.buffer);
+  const qBase = f.queries / 4;
+  const prm = s.prm / 4;
+  const cand = s.cand / 4;
+  const rowBytes = dq * 4;
+  const keep = 1 - f32Slack(dq);
+  const qn = squaredNorms(Q, m, d);
+  const threshold = thresholdUp(rr);
+  for (let q0 = 0; q0 < m; q0 += QUERY_BLOCK) {
+    const q1 = Math.min(m, q0 + QUERY_BLOCK);
+    const groups = Math.ceil((q1 - q0) / 4);
+    m32.fill(0, qBase, qBase + groups * 4 * dq);
+    for (let q = q0; q < q1; q++) {
+      const base = qBase + ((q - q0) >> 2) * 4 * dq;
+      const i = (q - q0) & 3;
+      for (let j = 0; j < d; j++) m32[base + 16 * (j >> 2) + 4 * i + (j & 3)] = Q[q * d + j];
+    }
+    for (let r0 = 0; r0 < n; r0 += ROW_BLOCK) {
+      const r1 = Math.min(n, r0 + ROW_BLOCK);
+      for (let g = 0; g < groups; g++) {
+        const first = q0 + 4 * g;
+        for (let i = 0; i < 4; i++) {
+          const q = first + i;
+          m32[prm + i] = q < q1 ? qn[q] * keep : 0;
+          m32[prm + 4 + i] = q < q1 ? threshold : -1;
+        }
+        const count = kernel.filter4f(f.rows + r0 * rowBytes, r1 - r0, rowBytes, f.queries + g * 4 * dq * 4, f.norms + r0 * 4, s.prm, s.cand);
+        for (let c = 0; c < count; c++) {
+          const row = r0 + i32[cand + 2 * c];
+          const mask = i32[cand + 2 * c + 1];
+          for (let lane = 0; lane < 4; lane++) {
+            if ((mask & (1 << lane)) === 0) continue;
+            const q = first + lane;
+            const v = euclidean.reduced(Q, q, data, row, d);
+            if (v <= rr) found(q, row, v);
+          }
+        }
+      }
+    }
+  }
+}

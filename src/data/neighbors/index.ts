@@ -12,10 +12,13 @@
  * `auto` follows scikit-learn: brute force above 15 dimensions, or for a metric the
  * trees cannot bound (vdm, hvdm: brute force only), otherwise the kd-tree.
  */
-import { bruteKnn, bruteRadius, prepareEuclidean, type EuclideanRows } from "./brute.js";
+import { bruteKnn, bruteRadius, euclideanRadius, prepareEuclidean, type EuclideanRows } from "./brute.js";
 import { NeighborHeap } from "./heap.js";
-import type { RowMetric } from "./metric.js";
+import { euclidean, type RowMetric } from "./metric.js";
 import { buildTree, treeKnn, treeRadius, type BinaryTree } from "./tree.js";
+
+/** Queries per block of a Euclidean brute-force radius search (bounds the per-block hit lists). */
+const RADIUS_BLOCK = 256;
 
 export type NeighborAlgorithm = "auto" | "kd_tree" | "ball_tree" | "brute";
 
@@ -52,6 +55,8 @@ export interface NeighborIndex {
   kneighbors(Q: Float64Array, m: number, k: number): KnnResult;
   /** Every row within distance r (inclusive) of each query. */
   radius(Q: Float64Array, m: number, r: number): RadiusResult;
+  /** The same rows as `radius`, per query in increasing row order, without their distances (what DBSCAN needs: no sort by distance). */
+  radiusRows(Q: Float64Array, m: number, r: number): Omit<RadiusResult, "distances">;
 }
 
 export function resolveAlgorithm(algorithm: NeighborAlgorithm, d: number, metric: RowMetric): Exclude<NeighborAlgorithm, "auto"> {
@@ -92,6 +97,43 @@ export function buildIndex(data: Float64Array, n: number, d: number, options: In
       for (let i = 0; i < distances.length; i++) distances[i] = metric.toDistance(distances[i]);
       return { distances, indices: heap.idx };
     },
+    radiusRows(Q, m, r) {
+      checkQueries(Q, m);
+      if (!(r >= 0)) throw new RangeError(`radius must be >= 0, got ${r}`);
+      const rr = metric.toReduced(r);
+      const offsets = new Int32Array(m + 1);
+      let indices = new Int32Array(Math.max(16, m));
+      let count = 0;
+      const push = (row: number) => {
+        if (count === indices.length) {
+          const grown = new Int32Array(2 * indices.length);
+          grown.set(indices);
+          indices = grown;
+        }
+        indices[count++] = row;
+      };
+      if (!tree && metric === euclidean) {
+        if (prepared === null) prepared = prepareEuclidean(data, n, d);
+        // Per query in increasing row order already, but interleaved between the queries of a block.
+        for (let q0 = 0; q0 < m; q0 += RADIUS_BLOCK) {
+          const q1 = Math.min(m, q0 + RADIUS_BLOCK);
+          const blockRows: number[][] = Array.from({ length: q1 - q0 }, () => []);
+          euclideanRadius(prepared, Q.subarray(q0 * d, q1 * d), q1 - q0, rr, (q, row) => blockRows[q].push(row));
+          for (let q = q0; q < q1; q++) {
+            for (const row of blockRows[q - q0]) push(row);
+            offsets[q + 1] = count;
+          }
+        }
+      } else {
+        for (let q = 0; q < m; q++) {
+          if (tree) treeRadius(tree, Q, q, rr, push);
+          else bruteRadius(data, n, d, metric, Q, q, rr, push);
+          indices.subarray(offsets[q], count).sort();
+          offsets[q + 1] = count;
+        }
+      }
+      return { offsets, indices: indices.subarray(0, count) };
+    },
     radius(Q, m, r) {
       checkQueries(Q, m);
       if (!(r >= 0)) throw new RangeError(`radius must be >= 0, got ${r}`);
@@ -105,17 +147,40 @@ export function buildIndex(data: Float64Array, n: number, d: number, options: In
         hitRows.push(row);
         hitValues.push(v);
       };
-      for (let q = 0; q < m; q++) {
-        hitRows = [];
-        hitValues = [];
-        if (tree) treeRadius(tree, Q, q, rr, found);
-        else bruteRadius(data, n, d, metric, Q, q, rr, found);
+      const emit = () => {
         const order = hitRows.map((_, i) => i).sort((a, b) => hitValues[a] - hitValues[b] || hitRows[a] - hitRows[b]);
         for (const i of order) {
           rows.push(hitRows[i]);
           values.push(metric.toDistance(hitValues[i]));
         }
-        offsets[q + 1] = rows.length;
+      };
+      if (!tree && metric === euclidean) {
+        // Euclidean brute force answers a block of queries at a time (SIMD filter, exact distances for its candidates).
+        if (prepared === null) prepared = prepareEuclidean(data, n, d);
+        for (let q0 = 0; q0 < m; q0 += RADIUS_BLOCK) {
+          const q1 = Math.min(m, q0 + RADIUS_BLOCK);
+          const blockRows: number[][] = Array.from({ length: q1 - q0 }, () => []);
+          const blockValues: number[][] = Array.from({ length: q1 - q0 }, () => []);
+          euclideanRadius(prepared, Q.subarray(q0 * d, q1 * d), q1 - q0, rr, (q, row, v) => {
+            blockRows[q].push(row);
+            blockValues[q].push(v);
+          });
+          for (let q = q0; q < q1; q++) {
+            hitRows = blockRows[q - q0];
+            hitValues = blockValues[q - q0];
+            emit();
+            offsets[q + 1] = rows.length;
+          }
+        }
+      } else {
+        for (let q = 0; q < m; q++) {
+          hitRows = [];
+          hitValues = [];
+          if (tree) treeRadius(tree, Q, q, rr, found);
+          else bruteRadius(data, n, d, metric, Q, q, rr, found);
+          emit();
+          offsets[q + 1] = rows.length;
+        }
       }
       return { offsets, indices: Int32Array.from(rows), distances: Float64Array.from(values) };
     },

@@ -17,9 +17,8 @@ import { UnusableInputError, throwIfAborted, type Algorithm, type FitContext, ty
 import { numericFeatureNames, rowMajor } from "../design-matrix.js";
 import { maxValuesOf, ValueBudget } from "../explain-bounds.js";
 import { checkFinite, checkLength, checkUnique, f64, i32, structural } from "../state-schemas.js";
-import { euclidean, type RowMetric } from "../../data/neighbors/metric.js";
+import { buildIndex, euclidean, type RowMetric } from "../../data/neighbors/index.js";
 import { MAX_ROW_ID, metricFields, metricStateFields, rowMetricOf } from "./params.js";
-import { indexedRadius } from "./radius.js";
 
 export const dbscanParams = z
   .object({
@@ -62,33 +61,63 @@ export const dbscanState = z
   );
 export type DbscanState = z.infer<typeof dbscanState>;
 
+/** Rows per radius query: the index answers a block at once (Euclidean brute force with the SIMD filter). */
+const QUERY_BLOCK = 256;
+/**
+ * Neighbour lists kept from the core pass (4 bytes each): up to 2²⁵ (128 MiB), the growth needs
+ * no second search — scikit-learn keeps every neighbourhood, without a bound. Beyond, they are
+ * dropped and the core rows queried again while growing: O(n) memory.
+ */
+const KEPT_NEIGHBOURS = 2 ** 25;
+
 /** Core flags and labels of scikit-learn's DBSCAN on a row-major matrix. */
-export function dbscanLabels(X: Float64Array, n: number, d: number, eps: number, minSamples: number, signal?: FitContext["signal"], metric: RowMetric = euclidean): { core: Uint8Array; labels: Int32Array<ArrayBuffer>; clusters: number } {
-  const index = indexedRadius(X, n, d, eps, metric);
-  const buf = new Int32Array(n);
+export function dbscanLabels(X: Float64Array, n: number, d: number, eps: number, minSamples: number, signal?: FitContext["signal"], metric: RowMetric = euclidean, keepBudget = KEPT_NEIGHBOURS): { core: Uint8Array; labels: Int32Array<ArrayBuffer>; clusters: number } {
+  const index = buildIndex(X, n, d, { algorithm: "auto", leafSize: 30, metric });
   const core = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    if ((i & 255) === 0) throwIfAborted(signal);
-    if (index.query(X.subarray(i * d, i * d + d), buf) >= minSamples) core[i] = 1;
+  let kept: (Int32Array | undefined)[] | null = [];
+  let keptCount = 0;
+  for (let q0 = 0; q0 < n; q0 += QUERY_BLOCK) {
+    throwIfAborted(signal);
+    const q1 = Math.min(n, q0 + QUERY_BLOCK);
+    const { offsets, indices } = index.radiusRows(X.subarray(q0 * d, q1 * d), q1 - q0, eps);
+    for (let q = 0; q < q1 - q0; q++) {
+      const count = offsets[q + 1] - offsets[q];
+      if (count < minSamples) continue;
+      core[q0 + q] = 1;
+      if (kept === null) continue;
+      keptCount += count;
+      if (keptCount > keepBudget) kept = null;
+      else kept[q0 + q] = indices.slice(offsets[q], offsets[q + 1]);
+    }
   }
-  // Neighbourhoods are queried again while growing instead of kept: O(n) memory; each core row is expanded once.
+  // A cluster is every unlabelled row reachable from its first core row through core rows,
+  // whatever the order of the search, so its frontier is expanded a block of core rows at a time.
   const labels = new Int32Array(n).fill(-1);
-  const stack: number[] = [];
+  const frontier: number[] = [];
+  const Q = new Float64Array(QUERY_BLOCK * d);
+  const visit = (j: number, cluster: number) => {
+    if (labels[j] !== -1) return;
+    labels[j] = cluster;
+    if (core[j]) frontier.push(j);
+  };
   let cluster = 0;
   for (let start = 0; start < n; start++) {
     if (labels[start] !== -1 || !core[start]) continue;
-    throwIfAborted(signal);
-    let i = start;
-    for (;;) {
-      if (labels[i] === -1) {
-        labels[i] = cluster;
-        if (core[i]) {
-          const count = index.query(X.subarray(i * d, i * d + d), buf);
-          for (let t = 0; t < count; t++) if (labels[buf[t]] === -1) stack.push(buf[t]);
-        }
+    labels[start] = cluster;
+    frontier.push(start);
+    while (frontier.length > 0) {
+      throwIfAborted(signal);
+      if (kept !== null) {
+        for (const j of kept[frontier.pop()!]!) visit(j, cluster);
+        continue;
       }
-      if (stack.length === 0) break;
-      i = stack.pop()!;
+      const m = Math.min(QUERY_BLOCK, frontier.length);
+      for (let q = 0; q < m; q++) {
+        const i = frontier.pop()!;
+        Q.set(X.subarray(i * d, i * d + d), q * d);
+      }
+      const { offsets, indices } = index.radiusRows(Q.subarray(0, m * d), m, eps);
+      for (let t = 0; t < offsets[m]; t++) visit(indices[t], cluster);
     }
     cluster++;
   }

@@ -50,7 +50,43 @@ export function condensedDistances(X: Float64Array, n: number, d: number, square
   for (let i = 0; i < n; i++) {
     if ((i & 255) === 0) throwIfAborted(signal);
     if (squared || metric === euclidean) {
-      for (let j = i + 1; j < n; j++) {
+      // Four rows j a sweep: each coordinate of row i is loaded once for four pairs (each sum in the same order as euclidean2).
+      const io = i * d;
+      let j = i + 1;
+      for (; j + 4 <= n; j += 4) {
+        const o0 = j * d;
+        const o1 = o0 + d;
+        const o2 = o1 + d;
+        const o3 = o2 + d;
+        let s0 = 0;
+        let s1 = 0;
+        let s2 = 0;
+        let s3 = 0;
+        for (let t = 0; t < d; t++) {
+          const v = X[io + t];
+          const a0 = v - X[o0 + t];
+          const a1 = v - X[o1 + t];
+          const a2 = v - X[o2 + t];
+          const a3 = v - X[o3 + t];
+          s0 += a0 * a0;
+          s1 += a1 * a1;
+          s2 += a2 * a2;
+          s3 += a3 * a3;
+        }
+        if (squared) {
+          D[p] = s0;
+          D[p + 1] = s1;
+          D[p + 2] = s2;
+          D[p + 3] = s3;
+        } else {
+          D[p] = Math.sqrt(s0);
+          D[p + 1] = Math.sqrt(s1);
+          D[p + 2] = Math.sqrt(s2);
+          D[p + 3] = Math.sqrt(s3);
+        }
+        p += 4;
+      }
+      for (; j < n; j++) {
         const s = euclidean2(X, d, i, j);
         D[p++] = squared ? s : Math.sqrt(s);
       }
@@ -136,9 +172,19 @@ function nnChain(D: Float64Array, n: number, update: Update, signal?: AbortFlag)
       } else {
         min = Infinity;
       }
-      for (let i = 0; i < n; i++) {
-        if (size[i] === 0 || i === x) continue;
-        const dist = D[at(x, i)];
+      // Row x of the matrix in increasing i (the tie order): column x of the rows above it (the
+      // offset steps by n − i − 2), then its own contiguous row.
+      for (let i = 0, p = x - 1; i < x; p += n - i - 2, i++) {
+        if (size[i] === 0) continue;
+        const dist = D[p];
+        if (dist < min) {
+          min = dist;
+          y = i;
+        }
+      }
+      for (let i = x + 1, p = condensed(n, x, x + 1); i < n; i++, p++) {
+        if (size[i] === 0) continue;
+        const dist = D[p];
         if (dist < min) {
           min = dist;
           y = i;
@@ -156,9 +202,23 @@ function nnChain(D: Float64Array, n: number, update: Update, signal?: AbortFlag)
     raw.h[k] = min;
     size[x] = 0;
     size[y] = nx + ny;
-    for (let i = 0; i < n; i++) {
-      if (size[i] === 0 || i === y) continue;
-      D[at(i, y)] = update(D[at(i, x)], D[at(i, y)], min, nx, ny, size[i]);
+    // x < y: rows above x hold both in their columns; rows between hold x's in row x and y's in
+    // their columns; rows below y are in rows x and y, contiguously.
+    let px = x - 1;
+    let py = y - 1;
+    let i = 0;
+    for (; i < x; px += n - i - 2, py += n - i - 2, i++) {
+      if (size[i] !== 0) D[py] = update(D[px], D[py], min, nx, ny, size[i]);
+    }
+    px = condensed(n, x, x + 1);
+    py += n - x - 2;
+    for (i = x + 1; i < y; px++, py += n - i - 2, i++) {
+      if (size[i] !== 0) D[py] = update(D[px], D[py], min, nx, ny, size[i]);
+    }
+    px++;
+    py = condensed(n, y, y + 1);
+    for (i = y + 1; i < n; px++, py++, i++) {
+      if (size[i] !== 0) D[py] = update(D[px], D[py], min, nx, ny, size[i]);
     }
   }
   return raw;

@@ -109,3 +109,45 @@ test("values whose squared distances overflow are refused (Infinity − Infinity
     assert.throws(() => agnes.fit({ X: huge, target: null }, agnesParams.parse({ linkage: linkageName, cut: { kind: "n_clusters", n_clusters: 2 } }), ctx()), /overflow.*rescale/);
   }
 });
+
+test("nearest-neighbour chain = the naive closest-pair algorithm (ward, complete, average): same heights and sizes", () => {
+  let s = 5;
+  const rand = () => {
+    s = (s * 1103515245 + 12345) % 2 ** 31;
+    return s / 2 ** 31;
+  };
+  const n = 70;
+  const d = 3;
+  const X = Float64Array.from({ length: n * d }, rand);
+  const update = {
+    complete: (a: number, b: number) => Math.max(a, b),
+    average: (a: number, b: number, _ab: number, na: number, nb: number) => (na * a + nb * b) / (na + nb),
+    ward: (a: number, b: number, ab: number, na: number, nb: number, nk: number) => ((nk + na) * a + (nk + nb) * b - nk * ab) / (nk + na + nb),
+  };
+  for (const method of ["ward", "complete", "average"] as const) {
+    // Full matrix (squared for ward), closest pair each step, Lance–Williams updates.
+    const D = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => {
+      let t = 0;
+      for (let c = 0; c < d; c++) t += (X[i * d + c] - X[j * d + c]) ** 2;
+      return method === "ward" ? t : Math.sqrt(t);
+    }));
+    const size = new Array<number>(n).fill(1);
+    const want: [number, number][] = [];
+    for (let k = 0; k < n - 1; k++) {
+      let x = -1;
+      let y = -1;
+      for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if (size[i] && size[j] && (x < 0 || D[i][j] < D[x][y])) [x, y] = [i, j];
+      const h = D[x][y];
+      want.push([method === "ward" ? Math.sqrt(h) : h, size[x] + size[y]]);
+      for (let i = 0; i < n; i++) if (size[i] && i !== x && i !== y) D[i][y] = D[y][i] = update[method](D[i][x], D[i][y], h, size[x], size[y], size[i]);
+      size[y] += size[x];
+      size[x] = 0;
+    }
+    want.sort((a, b) => a[0] - b[0]);
+    const got = linkage(X, n, d, method);
+    for (let k = 0; k < n - 1; k++) {
+      assert.ok(Math.abs(got.height[k] - want[k][0]) <= 1e-12 * (1 + want[k][0]), `${method}: merge ${k} height ${got.height[k]} vs ${want[k][0]}`);
+      assert.equal(got.size[k], want[k][1], `${method}: merge ${k} size`);
+    }
+  }
+});

@@ -1,7 +1,8 @@
 /** dbscan: SEEDS.md's watermelon 4.0 example (eps 0.11, MinPts 5), predict for new rows, determinism, round trip. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { dbscan, dbscanParams } from "../../../src/models/cluster/dbscan.js";
+import { dbscan, dbscanLabels, dbscanParams } from "../../../src/models/cluster/dbscan.js";
+import { bruteForceRadius } from "../../../src/models/cluster/radius.js";
 import { decodeState, encodeState } from "../../../src/models/state-codec.js";
 import { blobs, ctx, frameOf, partition, seedPartition, watermelon4 } from "./helpers.js";
 
@@ -49,4 +50,47 @@ test("min_samples above the rows: all noise; blobs: recovered; same seed → sam
   assert.equal(found.length, 3);
   const loaded = dbscan.state.parse(decodeState(JSON.parse(JSON.stringify(encodeState(b)))));
   assert.deepEqual(dbscan.predict(loaded, F), dbscan.predict(b, F));
+});
+
+/** scikit-learn's dbscan_inner one row at a time on the plain scan: the reference for the blocked search. */
+function referenceDbscan(X: Float64Array, n: number, d: number, eps: number, minSamples: number): Int32Array {
+  const index = bruteForceRadius(X, n, d, eps);
+  const buf = new Int32Array(n);
+  const core = Array.from({ length: n }, (_, i) => index.query(X.subarray(i * d, i * d + d), buf) >= minSamples);
+  const labels = new Int32Array(n).fill(-1);
+  let cluster = 0;
+  for (let start = 0; start < n; start++) {
+    if (labels[start] !== -1 || !core[start]) continue;
+    const stack = [start];
+    while (stack.length > 0) {
+      const i = stack.pop()!;
+      if (labels[i] !== -1) continue;
+      labels[i] = cluster;
+      if (!core[i]) continue;
+      const count = index.query(X.subarray(i * d, i * d + d), buf);
+      for (let t = 0; t < count; t++) if (labels[buf[t]] === -1) stack.push(buf[t]);
+    }
+    cluster++;
+  }
+  return labels;
+}
+
+test("blocked radius queries (20 dimensions: brute force; 2: kd-tree) give the row-at-a-time labels, border rows included, neighbourhoods kept or queried again", () => {
+  for (const d of [2, 20]) {
+    const n = 1300;
+    let s = 11;
+    const rand = () => {
+      s = (s * 1103515245 + 12345) % 2 ** 31;
+      return s / 2 ** 31;
+    };
+    // Four blobs plus uniform noise, so clusters, border rows and noise all occur.
+    const X = Float64Array.from({ length: n * d }, (_, i) => (Math.floor(i / d) % 5 === 4 ? rand() * 40 : (Math.floor(i / d) % 4) * 10 + rand() * 4));
+    const eps = d === 2 ? 0.6 : 6;
+    const want = referenceDbscan(X, n, d, eps, 6);
+    // Neighbourhoods kept from the core pass, and (a budget of 0) queried again while growing.
+    assert.deepEqual(Array.from(dbscanLabels(X, n, d, eps, 6).labels), Array.from(want), `d = ${d}, kept`);
+    assert.deepEqual(Array.from(dbscanLabels(X, n, d, eps, 6, undefined, undefined, 0).labels), Array.from(want), `d = ${d}, queried again`);
+    const noise = want.filter((l) => l < 0).length;
+    assert.ok(noise > 0 && noise < n && Math.max(...want) >= 1, `d = ${d}: clusters and noise (${noise})`);
+  }
 });
