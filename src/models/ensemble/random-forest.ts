@@ -23,7 +23,7 @@ import type { TreeState } from "../tree/tree-state.js";
 import { LEAF, THRESHOLD, treeStateSchema, valueWidth } from "../tree/tree-state.js";
 import type { TreeColumns } from "../tree/tree-columns.js";
 import { ensembleSeed } from "./bootstrap.js";
-import { growTrees, presort } from "./forest-grow.js";
+import { growTrees, presort, type ForestPlan } from "./forest-grow.js";
 import { OobAccumulator, oobSchema } from "./oob.js";
 import { oobPermutationImportances } from "./permutation-importance.js";
 import { ENSEMBLE_FAMILY, MAX_ESTIMATORS, checkMaxFeatures, featureCount, maxFeaturesParams, maxSamplesParam, nEstimatorsParam } from "./params.js";
@@ -108,7 +108,12 @@ const state = stateObject.superRefine(
   }),
 );
 
-function fit(train: TrainingSet, p: RandomForestParams, ctx: FitContext): RandomForestState {
+/**
+ * The forest's plan: everything a tree depends on besides its index. Drawn from the fit's
+ * generator exactly as fit draws it, so a caller that grows trees [from, to) with
+ * growTrees (forest-grow.ts) on another thread gets the trees fit would grow.
+ */
+export function forestPlan(train: TrainingSet, p: RandomForestParams, rng: FitContext["rng"]): ForestPlan & { maxFeatures: number } {
   const target = train.target;
   if (!target) throw new UnusableInputError("random_forest needs a target");
   const regression = target.task === "regression";
@@ -122,7 +127,16 @@ function fit(train: TrainingSet, p: RandomForestParams, ctx: FitContext): Random
     { ...p, max_features: k, pruning: "none", ccp_alpha: 0 },
     { criterion: p.criterion ?? (regression ? "mse" : "gini_index"), categoricalSplit: "binary" },
   );
-  const plan = { trees: p.n_estimators, bootstrap: p.bootstrap, samples, oob: p.oob_score && (p.bootstrap || samples < n), engine, seed: ensembleSeed(ctx.rng) };
+  return { trees: p.n_estimators, bootstrap: p.bootstrap, samples, oob: p.oob_score && (p.bootstrap || samples < n), engine, seed: ensembleSeed(rng), maxFeatures: k };
+}
+
+function fit(train: TrainingSet, p: RandomForestParams, ctx: FitContext): RandomForestState {
+  const plan = forestPlan(train, p, ctx.rng);
+  const target = train.target as NonNullable<TrainingSet["target"]>;
+  const regression = target.task === "regression";
+  const cols = columnsForFit(train.X);
+  const d = cols.schema.length;
+  const k = plan.maxFeatures;
   const W = regression ? 1 : target.classes.length;
   const oob = plan.oob ? new OobAccumulator(target, W) : null;
   const permute = p.permutation_n_repeats > 0;

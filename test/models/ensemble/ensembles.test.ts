@@ -10,7 +10,7 @@ import { decodeState, encodeState } from "../../../src/models/state-codec.js";
 import { getAlgorithm } from "../../../src/models/registry.js";
 import { growTrees, presort } from "../../../src/models/ensemble/forest-grow.js";
 import { ensembleSeed } from "../../../src/models/ensemble/bootstrap.js";
-import { randomForest, randomForestParams } from "../../../src/models/ensemble/random-forest.js";
+import { forestPlan, randomForest, randomForestParams } from "../../../src/models/ensemble/random-forest.js";
 import { baggingParams } from "../../../src/models/ensemble/bagging.js";
 import { adaboostParams } from "../../../src/models/ensemble/adaboost.js";
 import { votingParams } from "../../../src/models/ensemble/voting.js";
@@ -69,6 +69,26 @@ describe("random_forest", () => {
     const whole = growTrees(data, plan, order, 0, 9, ctx(0), null);
     const chunks = [...growTrees(data, plan, order, 0, 4, ctx(1), null), ...growTrees(data, plan, order, 4, 7, ctx(2), null), ...growTrees(data, plan, order, 7, 9, ctx(3), null)];
     assert.equal(json(chunks), json(whole));
+  });
+
+  test("forestPlan + growTrees in 1, 2 or 3 chunks (separate presorts, as separate workers would) give fit's trees", () => {
+    const data = realData("wine").train;
+    const p = randomForestParams.parse({ n_estimators: 7, max_features: "log2", max_depth: 5 });
+    const fitted = randomForest.fit(data, p, { ...ctx(0), rng: createRng(11) });
+    const bounds = [[0, 7], [0, 3, 7], [0, 2, 5, 7]];
+    for (const cuts of bounds) {
+      const trees = [];
+      for (let c = 0; c + 1 < cuts.length; c++) {
+        // Each chunk draws the plan from a fresh generator with the fit's seed, as a worker would.
+        const plan = forestPlan(data, p, createRng(11));
+        trees.push(...growTrees(data, plan, presort(data), cuts[c], cuts[c + 1], ctx(c), null));
+      }
+      for (const t of trees) t.features = fitted.features;
+      assert.equal(json(trees), json(fitted.trees), `chunks ${cuts.join(",")}`);
+    }
+    // A different seed gives different trees: the comparison above can fail.
+    const other = forestPlan(data, p, createRng(12));
+    assert.notEqual(json(growTrees(data, other, presort(data), 0, 7, ctx(0), null).map((t) => ({ ...t, features: fitted.features }))), json(fitted.trees));
   });
 
   test("takes categorical and missing values natively (watermelon 2.0α)", () => {
