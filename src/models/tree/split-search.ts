@@ -21,10 +21,13 @@
  */
 import type { Arena, NodeRange, SplitRule, TreeTarget } from "./arena.js";
 import type { ImpurityKind } from "./impurity.js";
-import { impurityOf, intrinsicValue, xlogx } from "./impurity.js";
+import { impurityOf, intrinsicValue, xlogx as xlogxImported } from "./impurity.js";
 import type { TreeColumns } from "./tree-columns.js";
 import type { Criterion } from "./tree-state.js";
 import { CATEGORICAL, THRESHOLD } from "./tree-state.js";
+
+// Module-local copy: some loaders (tsx) turn imported bindings into getter calls, which the entropy scan would pay four times per slot.
+const xlogx = xlogxImported;
 
 export interface Candidate {
   readonly feature: number;
@@ -61,6 +64,8 @@ export class SplitSearch {
   private readonly tot: Float64Array;
   private readonly miss: Float64Array;
   private readonly left: Float64Array;
+  /** xlogx(left[k]) as the entropy scan last computed it: the same value of the same count, not computed twice. */
+  private readonly leftX: Float64Array;
   private readonly bestLeft: Float64Array;
   private readonly right: Float64Array;
   private readonly levelStats: Float64Array;
@@ -91,6 +96,7 @@ export class SplitSearch {
     this.tot = new Float64Array(this.S);
     this.miss = new Float64Array(this.S);
     this.left = new Float64Array(this.S);
+    this.leftX = new Float64Array(this.S);
     this.bestLeft = new Float64Array(this.S);
     this.right = new Float64Array(this.S);
     // One extra slot per level array for the pooled unit.
@@ -218,10 +224,11 @@ export class SplitSearch {
 
   private scanEntropy(arena: Arena, list: Int32Array, y: Int32Array, start: number, endKnown: number, values: Float64Array, Wt: number): number {
     const { w, unitWeights } = arena;
-    const { left, tot, bestLeft } = this;
+    const { left, leftX, tot, bestLeft } = this;
     const msl = this.opts.minSamplesLeaf;
     const K = this.S;
     left.fill(0);
+    leftX.fill(0); // xlogx(0)
     let sL = 0;
     let sR = 0;
     for (let k = 0; k < K; k++) sR += xlogx(tot[k]);
@@ -234,8 +241,10 @@ export class SplitSearch {
       const wi = unitWeights ? 1 : w[list[i]];
       const lc = left[c];
       const rc = tot[c] - lc;
-      sL += xlogx(lc + wi) - xlogx(lc);
+      const lx = xlogx(lc + wi);
+      sL += lx - leftX[c];
       sR += xlogx(Math.max(0, rc - wi)) - xlogx(rc);
+      leftX[c] = lx;
       left[c] = lc + wi;
       WL += wi;
       if (values[i + 1] === values[i]) continue;
