@@ -383,23 +383,10 @@ function assignSimd(kernel: RowDistances, n: number, C: Float64Array, k: number,
   kernel.setCentres(C, k);
   for (let first = 0; first < kernel.blocks; first += kernel.chunk) {
     const count = Math.min(kernel.chunk, kernel.blocks - first);
-    const D = kernel.run(first, count, k);
-    for (let q = 0; q < count; q++) {
-      const base = (first + q) * BLOCK;
-      const rows = Math.min(BLOCK, n - base);
-      for (let r = 0; r < rows; r++) {
-        let best = 0;
-        let bestD = D[q * k * BLOCK + r];
-        for (let c = 1; c < k; c++) {
-          const s = D[(q * k + c) * BLOCK + r];
-          if (s < bestD) {
-            bestD = s;
-            best = c;
-          }
-        }
-        labels[base + r] = best;
-      }
-    }
+    const near = kernel.nearest(first, count, k);
+    const base = first * BLOCK;
+    const m = Math.min(count * BLOCK, n - base);
+    for (let t = 0; t < m; t++) labels[base + t] = near[t];
   }
 }
 

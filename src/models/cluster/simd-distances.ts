@@ -10,6 +10,7 @@
  * dists(x, blocks, C, k, d, out): for each of `blocks` row blocks from byte x (d · 64 bytes
  * each) and each of the k centres at C (each coordinate stored twice, 16 bytes, d of them per
  * centre), the eight squared distances are stored at out, block by block, centre by centre.
+ * nearest(…): the same sums, but only each row's nearest centre index is stored (eight per block).
  */
 import type { WasmMemory } from "../../data/wasm-bytes.js";
 import { compileModule, F64X2_ADD, F64X2_MUL, F64X2_SUB, functionBody, get, I32, I32_ADD, I32_LT_U, I32_MUL, I32_SHL, i32c, instantiate, name, section, set, simd, tee, V128, v128Load, v128Store, zero } from "../../data/wasm-bytes.js";
@@ -18,14 +19,20 @@ import { compileModule, F64X2_ADD, F64X2_MUL, F64X2_SUB, functionBody, get, I32,
 export const BLOCK = 8;
 const [BLOCK_, LOOP, END, BR_IF, I32_EQZ, I32_SUB] = [[0x02, 0x40], [0x03, 0x40], [0x0b], [0x0d, 0], [0x45], [0x6b]];
 
-// Params: 0 x, 1 blocks, 2 C, 3 k, 4 d, 5 out. Locals: 6 cEnd, 7 cq, 8 xp, 9 jEnd (i32); 10–13 acc, 14 cv, 15 t (v128).
-function body(): number[] {
+const [F64X2_LT, V128_OR, V128_BITSELECT] = [0x49, 0x50, 0x52];
+const allOnes = simd(0x0c, ...new Array<number>(16).fill(0xff));
+const f64x2One = simd(0x0c, ...[0, 0, 0, 0, 0, 0, 0xf0, 0x3f, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f]);
+
+// Params: 0 x, 1 blocks, 2 C, 3 k, 4 d, 5 out. Locals: 6 cEnd, 7 cq, 8 xp, 9 jEnd (i32); 10–13 acc, 14 cv, 15 t,
+// then for nearest: 16–19 best, 20–23 index, 24 the centre's index, 25 first-centre mask, 26 mask (v128).
+function body(nearest: boolean): number[] {
   const code: number[] = [];
   const emit = (...parts: number[][]) => parts.forEach((p) => code.push(...p));
   emit(get(2), get(3), get(4), I32_MUL, i32c(4), I32_SHL, I32_ADD, set(6)); // cEnd = C + 16·k·d
   emit(BLOCK_, get(1), I32_EQZ, BR_IF);
   emit(LOOP); // blocks of rows
   emit(get(2), set(7));
+  if (nearest) emit(zero, set(24), allOnes, set(25));
   emit(LOOP); // centres
   for (let a = 10; a <= 13; a++) emit(zero, set(a));
   emit(get(0), set(8), get(7), get(4), i32c(4), I32_SHL, I32_ADD, set(9));
@@ -35,22 +42,36 @@ function body(): number[] {
   emit(get(8), i32c(64), I32_ADD, set(8));
   emit(get(7), i32c(16), I32_ADD, tee(7), get(9), I32_LT_U, BR_IF);
   emit(END);
-  for (let r = 0; r < 4; r++) emit(get(5), get(10 + r), v128Store(16 * r));
-  emit(get(5), i32c(64), I32_ADD, set(5));
+  if (nearest) {
+    // As the JavaScript argmin: the first centre, then any strictly nearer one (ties keep the lower index).
+    for (let r = 0; r < 4; r++) {
+      emit(get(10 + r), get(16 + r), simd(F64X2_LT), get(25), simd(V128_OR), set(26));
+      emit(get(10 + r), get(16 + r), get(26), simd(V128_BITSELECT), set(16 + r));
+      emit(get(24), get(20 + r), get(26), simd(V128_BITSELECT), set(20 + r));
+    }
+    emit(get(24), f64x2One, simd(F64X2_ADD), set(24), zero, set(25));
+  } else {
+    for (let r = 0; r < 4; r++) emit(get(5), get(10 + r), v128Store(16 * r));
+    emit(get(5), i32c(64), I32_ADD, set(5));
+  }
   emit(get(7), get(6), I32_LT_U, BR_IF); // next centre (they are contiguous)
   emit(END);
+  if (nearest) {
+    for (let r = 0; r < 4; r++) emit(get(5), get(20 + r), v128Store(16 * r));
+    emit(get(5), i32c(64), I32_ADD, set(5));
+  }
   emit(get(8), set(0)); // the next block starts where the last centre's sweep ended
   emit(get(1), i32c(1), I32_SUB, tee(1), BR_IF);
   emit(END, END);
-  return functionBody([[4, I32], [6, V128]], code);
+  return functionBody([[4, I32], [nearest ? 17 : 6, V128]], code);
 }
 
 function moduleBytes(): Uint8Array {
   const type = section(1, [1, 0x60, 6, I32, I32, I32, I32, I32, I32, 0]);
   const imports = section(2, [1, ...name("m"), ...name("mem"), 0x02, 0x00, 1]);
-  const functions = section(3, [1, 0]);
-  const exports = section(7, [1, ...name("dists"), 0x00, 0]);
-  const code = section(10, [1, ...body()]);
+  const functions = section(3, [2, 0, 0]);
+  const exports = section(7, [2, ...name("dists"), 0x00, 0, ...name("nearest"), 0x00, 1]);
+  const code = section(10, [2, ...body(false), ...body(true)]);
   return Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, ...type, ...imports, ...functions, ...exports, ...code]);
 }
 
@@ -66,6 +87,7 @@ export class RowDistances {
   readonly chunk: number;
   private readonly memory: WasmMemory;
   private readonly dists: (x: number, blocks: number, C: number, k: number, d: number, out: number) => void;
+  private readonly nearestOf: RowDistances["dists"];
   private readonly centreAt: number;
   private readonly outAt: number;
 
@@ -81,6 +103,7 @@ export class RowDistances {
     this.chunk = Math.max(1, Math.floor(65536 / (maxK * BLOCK * 8)));
     this.memory = instance.memory;
     this.dists = instance.exports.dists as RowDistances["dists"];
+    this.nearestOf = instance.exports.nearest as RowDistances["dists"];
     this.centreAt = centreAt;
     this.outAt = outAt;
   }
@@ -128,6 +151,16 @@ export class RowDistances {
   run(first: number, count: number, k: number): Float64Array {
     this.dists(first * this.d * BLOCK * 8, count, this.centreAt, k, this.d, this.outAt);
     return new Float64Array(this.memory.buffer, this.outAt, count * k * BLOCK);
+  }
+
+  /**
+   * The nearest of the k centres set last (the first of the nearest on a tie: the same choice as
+   * a JavaScript scan of the same distances) for the rows of blocks first … first + count − 1: row
+   * 8b + r's centre index, as a double, at [(b − first)·8 + r] of the view returned.
+   */
+  nearest(first: number, count: number, k: number): Float64Array {
+    this.nearestOf(first * this.d * BLOCK * 8, count, this.centreAt, k, this.d, this.outAt);
+    return new Float64Array(this.memory.buffer, this.outAt, count * BLOCK);
   }
 }
 
