@@ -15,7 +15,7 @@
  */
 import type { Rng } from "../../data/random.js";
 import { throwIfAborted, type AbortFlag } from "../contract.js";
-import { BLOCK, rowDistances, type RowDistances } from "./simd-distances.js";
+import { BLOCK, forgetRows, rowDistances, type RowDistances } from "./simd-distances.js";
 
 export interface LloydResult {
   /** k × d, row-major. */
@@ -260,6 +260,7 @@ export function lloyd(X: Float64Array, n: number, d: number, init: Float64Array,
   const nIter = Math.min(it + 1, options.maxIter);
   // Labels of the last assignment belong to the centres before the last update unless nothing changed: assign once more (bounded).
   if (!strict) assignPass(false);
+  if (kernel) forgetRows();
   return { centres: C, labels, inertia: sseOf(X, n, d, C, labels), nIter };
 }
 

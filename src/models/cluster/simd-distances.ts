@@ -98,6 +98,8 @@ export class RowDistances {
     instance: { memory: WasmMemory; exports: Record<string, unknown> },
     centreAt: number,
     outAt: number,
+    /** Whether its memory is the kept one (so the kernel may be kept for the next call on the same matrix). */
+    readonly kept: boolean,
   ) {
     this.blocks = blocks;
     this.chunk = Math.max(1, Math.floor(65536 / (maxK * BLOCK * 8)));
@@ -118,13 +120,15 @@ export class RowDistances {
     const chunk = Math.max(1, Math.floor(65536 / (maxK * BLOCK * 8)));
     const bytes = rowBytes + centreBytes + chunk * maxK * BLOCK * 8;
     // One memory, reused while large enough: a fresh one per fit cost more (zeroed pages) than all its distances.
-    if (!scratch || scratch.bytes < bytes) {
+    // Kept between fits only up to KEEP_BYTES, so that a worker does not hold a large matrix's copy after its fit.
+    let instance = scratch && scratch.bytes >= bytes ? scratch.instance : null;
+    if (!instance) {
       scratch = null;
-      const instance = instantiate(MODULE, bytes);
+      instance = instantiate(MODULE, bytes);
       if (!instance) return null;
-      scratch = { instance, bytes: instance.memory.buffer.byteLength };
+      if (bytes <= KEEP_BYTES) scratch = { instance, bytes: instance.memory.buffer.byteLength };
     }
-    const rows = new Float64Array(scratch.instance.memory.buffer, 0, blocks * d * BLOCK);
+    const rows = new Float64Array(instance.memory.buffer, 0, blocks * d * BLOCK);
     for (let b = 0; b < blocks; b++) {
       const o = b * d * BLOCK;
       const last = Math.min(BLOCK, n - b * BLOCK);
@@ -134,7 +138,7 @@ export class RowDistances {
       }
       for (let r = last; r < BLOCK; r++) for (let j = 0; j < d; j++) rows[o + j * BLOCK + r] = 0;
     }
-    return new RowDistances(d, maxK, blocks, scratch.instance, rowBytes, rowBytes + centreBytes);
+    return new RowDistances(d, maxK, blocks, instance, rowBytes, rowBytes + centreBytes, instance === scratch?.instance);
   }
 
   /** Sets the centres (k ≤ maxK rows of C from row `from`, row-major) for the calls that follow. */
@@ -164,21 +168,30 @@ export class RowDistances {
   }
 }
 
-/** The kernel's memory, kept between fits (its size is that of the largest matrix seen). */
+/** Largest kernel memory kept between fits (100,000 × 20 needs about 16 MiB). */
+const KEEP_BYTES = 32 * 2 ** 20;
+
+/** The kernel's memory, kept between fits (up to KEEP_BYTES). */
 let scratch: { instance: { memory: WasmMemory; exports: Record<string, unknown> }; bytes: number } | null = null;
 
 /**
- * The last matrix copied: k-means++ and Lloyd's passes of the same fit share the copy. The
- * memory holds one matrix at a time, so a kernel made for another matrix is no longer valid.
- * Matched by identity: the callers (k-means++, Lloyd) pass training matrices nobody writes to.
+ * The last matrix copied into the kept memory: k-means++ and then Lloyd on the same matrix share
+ * the copy, and Lloyd lets it go at its end (forgetRows), so no training matrix stays referenced
+ * after a fit (a WeakRef would keep every matrix alive until the end of the job). The memory holds
+ * one matrix at a time, so a kernel made for another matrix is no longer valid. Matched by
+ * identity: the callers (k-means++, Lloyd) pass training matrices nobody writes to.
  */
-let current: { X: Float64Array; n: number; kernel: RowDistances | null } | null = null;
+let current: { X: Float64Array; n: number; kernel: RowDistances } | null = null;
 
 export function rowDistances(X: Float64Array, n: number, d: number, maxK: number): RowDistances | null {
   const hit = current;
-  if (hit && hit.X === X && hit.n === n && (hit.kernel === null || (hit.kernel.d === d && hit.kernel.maxK >= maxK))) return hit.kernel;
-  current = null;
+  if (hit && hit.X === X && hit.n === n && hit.kernel.d === d && hit.kernel.maxK >= maxK) return hit.kernel;
   const kernel = RowDistances.create(X, n, d, maxK);
-  current = { X, n, kernel };
+  if (kernel?.kept) current = { X, n, kernel };
   return kernel;
+}
+
+/** Drops the reference to the last matrix (its copy stays in the kept memory until overwritten). */
+export function forgetRows(): void {
+  current = null;
 }
