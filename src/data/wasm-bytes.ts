@@ -1,7 +1,7 @@
 /**
  * Writing small WebAssembly functions out as bytes (no toolchain, nothing loaded at run
  * time), shared by the hand-written SIMD kernels (`neighbors/simd-dot.ts`,
- * `models/svm/simd-dot-row.ts`), and the few members of the WebAssembly global they use
+ * `models/svm/simd-dot-row.ts`, `models/cluster/simd-distances.ts`, …), and the few members of the WebAssembly global they use
  * (the project's lib settings do not declare it). Each kernel module compiles its bytes
  * once and falls back to its JavaScript loop where `compileModule` gives null.
  */
