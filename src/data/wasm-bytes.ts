@@ -1,7 +1,7 @@
 /**
  * Writing small WebAssembly functions out as bytes (no toolchain, nothing loaded at run
  * time), shared by the hand-written SIMD kernels (`neighbors/simd-dot.ts`,
- * `models/svm/simd-dot-row.ts`), and the few members of the WebAssembly global they use
+ * `models/svm/simd-dot-row.ts`, `models/cluster/simd-distances.ts`, …), and the few members of the WebAssembly global they use
  * (the project's lib settings do not declare it). Each kernel module compiles its bytes
  * once and falls back to its JavaScript loop where `compileModule` gives null.
  */
@@ -43,9 +43,12 @@ export const tee = (i: number) => [0x22, i];
 export const i32c = (v: number) => [0x41, ...sleb(v)];
 export const simd = (op: number, ...imm: number[]) => [0xfd, ...leb(op), ...imm];
 export const v128Load = (offset: number) => simd(0x00, 3, ...leb(offset));
+/** v128.store at the address on the stack (plus offset), 16-byte aligned. */
+export const v128Store = (offset: number) => simd(0x0b, 4, ...leb(offset));
 export const f64Load = (offset: number) => [0x2b, 3, ...leb(offset)];
 export const f64Store = (offset: number) => [0x39, 3, ...leb(offset)];
 export const F64X2_ADD = 0xf0;
+export const F64X2_SUB = 0xf1;
 export const F64X2_MUL = 0xf2;
 export const F64X2_EXTRACT = 0x21;
 export const zero = simd(0x0c, ...new Array<number>(16).fill(0));

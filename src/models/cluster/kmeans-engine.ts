@@ -15,6 +15,7 @@
  */
 import type { Rng } from "../../data/random.js";
 import { throwIfAborted, type AbortFlag } from "../contract.js";
+import { BLOCK, forgetRows, rowDistances, type RowDistances } from "./simd-distances.js";
 
 export interface LloydResult {
   /** k × d, row-major. */
@@ -155,6 +156,12 @@ export interface LloydOptions {
    * row's label after each pass leaves every other row's bounds sound.
    */
   readonly fixed?: Int32Array;
+  /**
+   * false keeps the JavaScript loops with the bounds. By default, from SIMD_MIN_ROWS rows, every pass is a full
+   * plain-Lloyd assignment by the WebAssembly kernel (simd-distances.ts): the same distances to the last bit,
+   * so the same labels, and cheaper than the bounds' bookkeeping (tests compare the two).
+   */
+  readonly simd?: boolean;
 }
 
 /** Elkan keeps n × k lower bounds: up to 2²⁴ of them (128 MB); beyond, Hamerly's n suffice. */
@@ -174,8 +181,12 @@ export function lloyd(X: Float64Array, n: number, d: number, init: Float64Array,
   const labels = new Int32Array(n);
   const old = new Int32Array(n).fill(-1);
   const counts = new Float64Array(k);
-  const upper = new Float64Array(n);
-  const lower = new Float64Array(n);
+  // With the SIMD kernel every distance costs less than the bounds' bookkeeping: plain Lloyd, every pass full, no bounds kept.
+  // (Lloyd's labels either way: test/models/cluster/lloyd-bounds.test.ts and simd-distances.test.ts.)
+  const kernel = options.simd !== false ? rowDistances(X, n, d, k) : null;
+  const m = kernel ? 0 : n;
+  const upper = new Float64Array(m);
+  const lower = new Float64Array(m);
   const half = new Float64Array(k);
   const move = new Float64Array(k);
   const dist = new Float64Array(n);
@@ -186,12 +197,15 @@ export function lloyd(X: Float64Array, n: number, d: number, init: Float64Array,
   };
   const gap = new Float64Array(k * k);
   const elkan = (options.bounds ?? (n * k <= ELKAN_MAX_BOUNDS ? "elkan" : "hamerly")) === "elkan";
-  const bounds: Bounds = { labels, upper, lower: elkan ? new Float64Array(n * k) : lower, gap, half };
+  const bounds: Bounds = { labels, upper, lower: elkan ? new Float64Array(m * k) : lower, gap, half };
   const fixed = options.fixed;
   const assignPass = (all: boolean) => {
-    centreGaps(C, k, d, gap, half);
-    if (elkan) elkanPass(X, n, d, C, k, bounds, all);
-    else boundedPass(X, n, d, C, k, bounds, all);
+    if (kernel) assignSimd(kernel, n, C, k, labels);
+    else {
+      centreGaps(C, k, d, gap, half);
+      if (elkan) elkanPass(X, n, d, C, k, bounds, all);
+      else boundedPass(X, n, d, C, k, bounds, all);
+    }
     if (fixed) for (let i = 0; i < n; i++) if (fixed[i] >= 0) labels[i] = fixed[i];
   };
   let strict = false;
@@ -214,7 +228,9 @@ export function lloyd(X: Float64Array, n: number, d: number, init: Float64Array,
       } else if (move[c] > max2) max2 = move[c];
     }
     [C, next] = [next, C];
-    if (elkan) {
+    if (kernel) {
+      // no bounds to widen
+    } else if (elkan) {
       const L = bounds.lower;
       for (let i = 0; i < n; i++) {
         upper[i] += move[labels[i]];
@@ -244,6 +260,7 @@ export function lloyd(X: Float64Array, n: number, d: number, init: Float64Array,
   const nIter = Math.min(it + 1, options.maxIter);
   // Labels of the last assignment belong to the centres before the last update unless nothing changed: assign once more (bounded).
   if (!strict) assignPass(false);
+  if (kernel) forgetRows();
   return { centres: C, labels, inertia: sseOf(X, n, d, C, labels), nIter };
 }
 
@@ -362,6 +379,18 @@ function elkanPass(X: Float64Array, n: number, d: number, C: Float64Array, k: nu
   }
 }
 
+/** Plain Lloyd's assignment by the SIMD kernel: every distance (the same values as squaredDistance), nearest centre, ties to the lowest index. */
+function assignSimd(kernel: RowDistances, n: number, C: Float64Array, k: number, labels: Int32Array): void {
+  kernel.setCentres(C, k);
+  for (let first = 0; first < kernel.blocks; first += kernel.chunk) {
+    const count = Math.min(kernel.chunk, kernel.blocks - first);
+    const near = kernel.nearest(first, count, k);
+    const base = first * BLOCK;
+    const m = Math.min(count * BLOCK, n - base);
+    for (let t = 0; t < m; t++) labels[base + t] = near[t];
+  }
+}
+
 /** Every distance of rows 0 … 4⌊n/4⌋ − 1 (exact lower bounds, labels, upper bounds); returns the first row left. */
 function firstPassByFours(X: Float64Array, n: number, d: number, C: Float64Array, k: number, b: Bounds): number {
   const { labels, upper, lower: L } = b;
@@ -468,6 +497,18 @@ export function randomRows(n: number, k: number, rng: Rng): number[] {
   return Array.from(perm.subarray(0, k));
 }
 
+/** min(D(x)², d(x, row)²) for every row into out[off …] by the SIMD kernel (the same values as candidateDistances). */
+function candidateDistancesSimd(X: Float64Array, n: number, kernel: RowDistances, row: number, closest: Float64Array, out: Float64Array, off: number): void {
+  kernel.setCentres(X, 1, row);
+  for (let first = 0; first < kernel.blocks; first += kernel.chunk) {
+    const count = Math.min(kernel.chunk, kernel.blocks - first);
+    const D = kernel.run(first, count, 1);
+    const base = first * BLOCK;
+    const m = Math.min(count * BLOCK, n - base);
+    for (let t = 0; t < m; t++) out[off + base + t] = Math.min(closest[base + t], D[t]);
+  }
+}
+
 /** min(D(x)², d(x, row)²) for every row into out[off …], four rows per sweep (the candidate's values loaded once for four rows). */
 function candidateDistances(X: Float64Array, n: number, d: number, row: number, closest: Float64Array, out: Float64Array, off: number): void {
   const o = row * d;
@@ -502,11 +543,14 @@ function candidateDistances(X: Float64Array, n: number, d: number, row: number, 
  * next one among 2 + ⌊ln k⌋ rows drawn with probability ∝ D(x)², keeping the candidate
  * that lowers the potential Σ D(x)² most. Returns the chosen rows.
  */
-export function kmeansPlusPlus(X: Float64Array, n: number, d: number, k: number, rng: Rng, signal?: AbortFlag): number[] {
+export function kmeansPlusPlus(X: Float64Array, n: number, d: number, k: number, rng: Rng, signal?: AbortFlag, simd = true): number[] {
   const trials = 2 + Math.floor(Math.log(k));
   const rows = [rng.int(n)];
   const closest = new Float64Array(n);
-  for (let i = 0; i < n; i++) closest[i] = squaredDistance(X, i, X, rows[0], d);
+  // Made for k centres so that Lloyd's first pass on the same matrix reuses the copy.
+  const kernel = simd ? rowDistances(X, n, d, k) : null;
+  if (kernel) candidateDistancesSimd(X, n, kernel, rows[0], closest.fill(Infinity), closest, 0);
+  else for (let i = 0; i < n; i++) closest[i] = squaredDistance(X, i, X, rows[0], d);
   let pot = closest.reduce((a, b) => a + b, 0);
   const cum = new Float64Array(n);
   const cand = new Float64Array(trials * n);
@@ -529,7 +573,8 @@ export function kmeansPlusPlus(X: Float64Array, n: number, d: number, k: number,
       }
       const row = Math.min(lo, n - 1);
       const off = t * n;
-      candidateDistances(X, n, d, row, closest, cand, off);
+      if (kernel) candidateDistancesSimd(X, n, kernel, row, closest, cand, off);
+      else candidateDistances(X, n, d, row, closest, cand, off);
       // Summed in row order, as before the four-row sweep: the same potential to the last bit.
       let p = 0;
       for (let i = 0; i < n; i++) p += cand[off + i];
