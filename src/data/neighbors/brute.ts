@@ -177,6 +177,20 @@ function simdKnn(rows: EuclideanRows, s: SimdRows, Q: Float64Array, m: number, h
   }
 }
 
+/**
+ * Queries q0..q1 into the Float32 filter's layout: groups of four queries, each group's
+ * coordinates interleaved four by four (query i's coordinate j at 16·⌊j/4⌋ + 4i + j mod 4),
+ * zero-padded to `dq` coordinates and to whole groups.
+ */
+function packQueriesF32(m32: Float32Array, qBase: number, Q: Float64Array, d: number, dq: number, q0: number, q1: number, groups: number): void {
+  m32.fill(0, qBase, qBase + groups * 4 * dq);
+  for (let q = q0; q < q1; q++) {
+    const base = qBase + ((q - q0) >> 2) * 4 * dq;
+    const i = (q - q0) & 3;
+    for (let j = 0; j < d; j++) m32[base + 16 * (j >> 2) + 4 * i + (j & 3)] = Q[q * d + j];
+  }
+}
+
 /** simdKnn with the Float32 filter (see f32Slack): four lanes a SIMD instruction, Float64 distances for the rows it lets through. */
 function simdKnnF32(rows: EuclideanRows, s: SimdRows, f: NonNullable<SimdRows["f32"]>, Q: Float64Array, m: number, heap: NeighborHeap): void {
   const { data, n, d } = rows;
@@ -195,12 +209,7 @@ function simdKnnF32(rows: EuclideanRows, s: SimdRows, f: NonNullable<SimdRows["f
   for (let q0 = 0; q0 < m; q0 += QUERY_BLOCK) {
     const q1 = Math.min(m, q0 + QUERY_BLOCK);
     const groups = Math.ceil((q1 - q0) / 4);
-    m32.fill(0, qBase, qBase + groups * 4 * dq);
-    for (let q = q0; q < q1; q++) {
-      const base = qBase + ((q - q0) >> 2) * 4 * dq;
-      const i = (q - q0) & 3;
-      for (let j = 0; j < d; j++) m32[base + 16 * (j >> 2) + 4 * i + (j & 3)] = Q[q * d + j];
-    }
+    packQueriesF32(m32, qBase, Q, d, dq, q0, q1, groups);
     for (let r0 = 0; r0 < n; r0 += ROW_BLOCK) {
       const r1 = Math.min(n, r0 + ROW_BLOCK);
       for (let g = 0; g < groups; g++) {
@@ -326,12 +335,7 @@ export function euclideanRadius(rows: EuclideanRows, Q: Float64Array, m: number,
   for (let q0 = 0; q0 < m; q0 += QUERY_BLOCK) {
     const q1 = Math.min(m, q0 + QUERY_BLOCK);
     const groups = Math.ceil((q1 - q0) / 4);
-    m32.fill(0, qBase, qBase + groups * 4 * dq);
-    for (let q = q0; q < q1; q++) {
-      const base = qBase + ((q - q0) >> 2) * 4 * dq;
-      const i = (q - q0) & 3;
-      for (let j = 0; j < d; j++) m32[base + 16 * (j >> 2) + 4 * i + (j & 3)] = Q[q * d + j];
-    }
+    packQueriesF32(m32, qBase, Q, d, dq, q0, q1, groups);
     for (let r0 = 0; r0 < n; r0 += ROW_BLOCK) {
       const r1 = Math.min(n, r0 + ROW_BLOCK);
       for (let g = 0; g < groups; g++) {
