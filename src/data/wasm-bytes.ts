@@ -55,6 +55,26 @@ export const zero = simd(0x0c, ...new Array<number>(16).fill(0));
 export const [ADD, SUB, MUL, LE, CONVERT_U] = [[0xa0], [0xa1], [0xa2], [0x65], [0xb8]];
 export const [I32_ADD, I32_MUL, I32_SHL, I32_LT_U, I32_GE_U] = [[0x6a], [0x6c], [0x74], [0x49], [0x4f]];
 
+/** A function of a module built by `memoryModule`: its export name, its type's index, its body (see functionBody). */
+export interface WasmFunction {
+  name: string;
+  type: number;
+  body: number[];
+}
+
+/**
+ * The bytes of a module that imports its memory as m.mem and exports every function:
+ * `types` are whole function-type entries (0x60, params, results), `functions` in index order.
+ */
+export function memoryModule(types: number[][], functions: WasmFunction[]): Uint8Array {
+  const type = section(1, [...leb(types.length), ...types.flat()]);
+  const imports = section(2, [1, ...name("m"), ...name("mem"), 0x02, 0x00, 1]);
+  const declared = section(3, [...leb(functions.length), ...functions.map((f) => f.type)]);
+  const exports = section(7, [...leb(functions.length), ...functions.flatMap((f, i) => [...name(f.name), 0x00, ...leb(i)])]);
+  const code = section(10, [...leb(functions.length), ...functions.flatMap((f) => f.body)]);
+  return Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, ...type, ...imports, ...declared, ...exports, ...code]);
+}
+
 /** A function body: its locals as (count, type) pairs, then the code (without the final `end`). */
 export function functionBody(locals: number[][], code: number[]): number[] {
   const decl = [locals.length, ...locals.flat()];

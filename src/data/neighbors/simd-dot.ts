@@ -18,38 +18,7 @@
  * computing it.
  */
 
-import {
-  ADD,
-  compileModule,
-  CONVERT_U,
-  F64X2_ADD,
-  F64X2_EXTRACT,
-  F64X2_MUL,
-  f64Load,
-  f64Store,
-  get,
-  I32,
-  I32_ADD,
-  I32_LT_U,
-  I32_GE_U,
-  I32_MUL,
-  I32_SHL,
-  i32c,
-  instantiate,
-  LE,
-  leb,
-  MUL,
-  name,
-  section,
-  set,
-  simd,
-  SUB,
-  tee,
-  V128,
-  v128Load,
-  zero,
-  type WasmMemory,
-} from "../wasm-bytes.js";
+import { ADD, compileModule, CONVERT_U, f64Load, f64Store, F64X2_ADD, F64X2_EXTRACT, F64X2_MUL, get, I32, I32_ADD, I32_GE_U, I32_LT_U, I32_MUL, I32_SHL, i32c, instantiate, LE, leb, memoryModule, MUL, set, simd, SUB, tee, V128, v128Load, type WasmMemory, zero } from "../wasm-bytes.js";
 
 // Params: 0 x, 1 rows, 2 rowBytes, 3 q, 4 norms, 5 prm, 6 cand. Locals: 7 end, 8 j, 9 qp, 10 count, 11 row (i32);
 // 12–15 a0–a3, 16 xv (v128); 17 nr, 18 v (f64).
@@ -131,12 +100,13 @@ function bodyF32(): number[] {
 }
 
 function moduleBytes(): Uint8Array {
-  const type = section(1, [1, 0x60, 7, I32, I32, I32, I32, I32, I32, I32, 1, I32]);
-  const imports = section(2, [1, ...name("m"), ...name("mem"), 0x02, 0x00, 1]);
-  const functions = section(3, [2, 0, 0]);
-  const exports = section(7, [2, ...name("filter4"), 0x00, 0, ...name("filter4f"), 0x00, 1]);
-  const code = section(10, [2, ...body(), ...bodyF32()]);
-  return Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, ...type, ...imports, ...functions, ...exports, ...code]);
+  return memoryModule(
+    [[0x60, 7, I32, I32, I32, I32, I32, I32, I32, 1, I32]],
+    [
+      { name: "filter4", type: 0, body: body() },
+      { name: "filter4f", type: 0, body: bodyF32() },
+    ],
+  );
 }
 
 const MODULE = compileModule(moduleBytes());

@@ -13,7 +13,7 @@
  * nearest(…): the same sums, but only each row's nearest centre index is stored (eight per block).
  */
 import type { WasmMemory } from "../../data/wasm-bytes.js";
-import { compileModule, F64X2_ADD, F64X2_MUL, F64X2_SUB, functionBody, get, I32, I32_ADD, I32_LT_U, I32_MUL, I32_SHL, i32c, instantiate, name, section, set, simd, tee, V128, v128Load, v128Store, zero } from "../../data/wasm-bytes.js";
+import { compileModule, F64X2_ADD, F64X2_MUL, F64X2_SUB, functionBody, get, I32, I32_ADD, I32_LT_U, I32_MUL, I32_SHL, i32c, instantiate, memoryModule, set, simd, tee, V128, v128Load, v128Store, zero } from "../../data/wasm-bytes.js";
 
 /** Rows per block: four two-lane accumulators, four independent addition chains. */
 export const BLOCK = 8;
@@ -67,12 +67,13 @@ function body(nearest: boolean): number[] {
 }
 
 function moduleBytes(): Uint8Array {
-  const type = section(1, [1, 0x60, 6, I32, I32, I32, I32, I32, I32, 0]);
-  const imports = section(2, [1, ...name("m"), ...name("mem"), 0x02, 0x00, 1]);
-  const functions = section(3, [2, 0, 0]);
-  const exports = section(7, [2, ...name("dists"), 0x00, 0, ...name("nearest"), 0x00, 1]);
-  const code = section(10, [2, ...body(false), ...body(true)]);
-  return Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, ...type, ...imports, ...functions, ...exports, ...code]);
+  return memoryModule(
+    [[0x60, 6, I32, I32, I32, I32, I32, I32, 0]],
+    [
+      { name: "dists", type: 0, body: body(false) },
+      { name: "nearest", type: 0, body: body(true) },
+    ],
+  );
 }
 
 const MODULE = compileModule(moduleBytes());

@@ -20,32 +20,7 @@
  * 6e-8 rounding step). ≈ 6 ns a value against ≈ 13 ns for Math.exp in a JavaScript loop
  * (CPU profiles of the benchmark fit); Horner's chain of dependent steps bounds it.
  */
-import {
-  compileModule,
-  F64,
-  F64X2_ADD,
-  F64X2_EXTRACT,
-  F64X2_MUL,
-  f64Store,
-  functionBody,
-  get,
-  I32,
-  I32_ADD,
-  I32_GE_U,
-  I32_LT_U,
-  I32_MUL,
-  i32c,
-  instantiate,
-  name,
-  section,
-  set,
-  simd,
-  tee,
-  V128,
-  v128Load,
-  zero,
-  type WasmMemory,
-} from "../../data/wasm-bytes.js";
+import { compileModule, F64, f64Store, F64X2_ADD, F64X2_EXTRACT, F64X2_MUL, functionBody, get, I32, I32_ADD, I32_GE_U, I32_LT_U, I32_MUL, i32c, instantiate, memoryModule, set, simd, tee, V128, v128Load, type WasmMemory, zero } from "../../data/wasm-bytes.js";
 
 const I32_AND = [0x71];
 const I32_SHL = [0x74];
@@ -143,12 +118,16 @@ function rbfBody(): number[] {
 }
 
 function moduleBytes(): Uint8Array {
-  const type = section(1, [2, 0x60, 5, I32, I32, I32, I32, I32, 0, 0x60, 5, I32, I32, I32, F64, F64, 0]);
-  const imports = section(2, [1, ...name("m"), ...name("mem"), 0x02, 0x00, 1]);
-  const functions = section(3, [2, 0, 1]);
-  const exports = section(7, [2, ...name("dots"), 0x00, 0, ...name("rbf"), 0x00, 1]);
-  const code = section(10, [2, ...body(), ...rbfBody()]);
-  return Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, ...type, ...imports, ...functions, ...exports, ...code]);
+  return memoryModule(
+    [
+      [0x60, 5, I32, I32, I32, I32, I32, 0],
+      [0x60, 5, I32, I32, I32, F64, F64, 0],
+    ],
+    [
+      { name: "dots", type: 0, body: body() },
+      { name: "rbf", type: 1, body: rbfBody() },
+    ],
+  );
 }
 
 const MODULE = compileModule(moduleBytes());

@@ -20,7 +20,7 @@
  *     address of the first right row;
  *   subtract(dst, src, n): the n doubles at dst minus those at src, in place (two a step).
  */
-import { compileModule, F64X2_ADD, f64Load, f64Store, functionBody, get, I32, I32_ADD, I32_LT_U, I32_MUL, i32c, instantiate, name, section, set, simd, tee, V128, v128Load, type WasmMemory } from "../../../data/wasm-bytes.js";
+import { compileModule, f64Load, f64Store, F64X2_ADD, functionBody, get, I32, I32_ADD, I32_LT_U, I32_MUL, i32c, instantiate, memoryModule, set, simd, tee, V128, v128Load, type WasmMemory } from "../../../data/wasm-bytes.js";
 
 const BLOCK = [0x02, 0x40];
 const LOOP = [0x03, 0x40];
@@ -98,12 +98,17 @@ function subtractBody(): number[] {
 function moduleBytes(): Uint8Array {
   const fn = (params: number) => [0x60, params, ...new Array<number>(params).fill(I32), 0];
   // Types: rows4 (11 params), rows1 (5), root4 (10), root1 (4), partition (5 params, an i32 result), subtract (3).
-  const type = section(1, [6, ...fn(11), ...fn(5), ...fn(10), ...fn(4), 0x60, 5, I32, I32, I32, I32, I32, 1, I32, ...fn(3)]);
-  const imports = section(2, [1, ...name("m"), ...name("mem"), 0x02, 0x00, 1]);
-  const functions = section(3, [6, 0, 1, 2, 3, 4, 5]);
-  const exports = section(7, [6, ...name("rows4"), 0x00, 0, ...name("rows1"), 0x00, 1, ...name("root4"), 0x00, 2, ...name("root1"), 0x00, 3, ...name("partition"), 0x00, 4, ...name("subtract"), 0x00, 5]);
-  const code = section(10, [6, ...rowsBody(4), ...rowsBody(1), ...rootBody(4), ...rootBody(1), ...partitionBody(), ...subtractBody()]);
-  return Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, ...type, ...imports, ...functions, ...exports, ...code]);
+  return memoryModule(
+    [fn(11), fn(5), fn(10), fn(4), [0x60, 5, I32, I32, I32, I32, I32, 1, I32], fn(3)],
+    [
+      { name: "rows4", type: 0, body: rowsBody(4) },
+      { name: "rows1", type: 1, body: rowsBody(1) },
+      { name: "root4", type: 2, body: rootBody(4) },
+      { name: "root1", type: 3, body: rootBody(1) },
+      { name: "partition", type: 4, body: partitionBody() },
+      { name: "subtract", type: 5, body: subtractBody() },
+    ],
+  );
 }
 
 const MODULE = compileModule(moduleBytes());
