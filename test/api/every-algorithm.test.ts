@@ -30,6 +30,17 @@ const rowsFor = {
   regression: [{ x: 3, g: "b" }, { x: null, g: "a" }, { g: "z" }],
 };
 
+/** Export → import answers `first` again; a second fit with the same seed stores the same artifact (timestamps aside). */
+async function assertRoundTripAndSeed(id: unknown, first: object, predict: (id: unknown) => Promise<unknown>, train: () => Promise<Record<string, unknown>>): Promise<void> {
+  const artifact = (await t.app.inject({ url: `/v1/models/${id}/artifact` })).json();
+  const imported = await t.app.inject({ method: "POST", url: "/v1/models/import", payload: artifact });
+  assert.equal(imported.statusCode, 201, imported.body);
+  assert.deepEqual(await predict(imported.json().id), { ...first, model_id: imported.json().id });
+  const again = await train();
+  const strip = (a: Record<string, unknown>) => ({ ...a, trained_at: null, sha256: null });
+  assert.deepEqual(strip((await t.app.inject({ url: `/v1/models/${again.id}/artifact` })).json()), strip(artifact));
+}
+
 for (const algorithm of listAlgorithms()) {
   const task = algorithm.tasks.includes("classification") ? "classification" : algorithm.tasks.includes("regression") ? "regression" : null;
   if (!task) continue;
@@ -57,14 +68,7 @@ for (const algorithm of listAlgorithms()) {
     if (withProba) for (const p of first.predictions) assert.ok(["是", "否"].includes(p));
     else for (const p of first.predictions) assert.ok(Number.isFinite(p));
 
-    const artifact = (await t.app.inject({ url: `/v1/models/${model.id}/artifact` })).json();
-    const imported = await t.app.inject({ method: "POST", url: "/v1/models/import", payload: artifact });
-    assert.equal(imported.statusCode, 201, imported.body);
-    assert.deepEqual(await predict(imported.json().id), { ...first, model_id: imported.json().id });
-
-    const again = await train();
-    const strip = (a: Record<string, unknown>) => ({ ...a, trained_at: null, sha256: null });
-    assert.deepEqual(strip((await t.app.inject({ url: `/v1/models/${again.id}/artifact` })).json()), strip(artifact));
+    await assertRoundTripAndSeed(model.id, first, predict, train);
 
     const steps = (model.pipeline as { step: string; automatic: boolean }[] | undefined) ?? [];
     if (!algorithm.accepts.missing) assert.ok(steps.some((s) => s.step === "impute" && s.automatic), "imputation added in front");
@@ -97,13 +101,7 @@ for (const algorithm of listAlgorithms().filter((a) => a.tasks.includes("project
     const first = await predict(model.id);
     assert.equal(first.projections.length, rowsFor.classification.length);
     for (const p of first.projections) assert.ok(p.length > 0 && p.every(Number.isFinite));
-    const artifact = (await t.app.inject({ url: `/v1/models/${model.id}/artifact` })).json();
-    const imported = await t.app.inject({ method: "POST", url: "/v1/models/import", payload: artifact });
-    assert.equal(imported.statusCode, 201, imported.body);
-    assert.deepEqual(await predict(imported.json().id), { ...first, model_id: imported.json().id });
-    const again = await train();
-    const strip = (a: Record<string, unknown>) => ({ ...a, trained_at: null, sha256: null });
-    assert.deepEqual(strip((await t.app.inject({ url: `/v1/models/${again.id}/artifact` })).json()), strip(artifact));
+    await assertRoundTripAndSeed(model.id, first, predict, train);
     assert.equal((await t.app.inject({ url: `/v1/models/${model.id}/explain` })).statusCode, 200);
     const made = await t.app.inject({ method: "POST", url: `/v1/models/${model.id}/transform`, payload: { dataset_id: classification } });
     assert.equal(made.statusCode, 201, made.body);
@@ -133,13 +131,7 @@ for (const algorithm of listAlgorithms().filter((a) => a.tasks.includes("anomaly
     assert.equal(first.predictions.length, rowsFor.classification.length);
     for (const p of first.predictions) assert.ok(["outlier", "inlier"].includes(p));
     for (const s of first.scores) assert.ok(s > 0 && s <= 1);
-    const artifact = (await t.app.inject({ url: `/v1/models/${model.id}/artifact` })).json();
-    const imported = await t.app.inject({ method: "POST", url: "/v1/models/import", payload: artifact });
-    assert.equal(imported.statusCode, 201, imported.body);
-    assert.deepEqual(await predict(imported.json().id), { ...first, model_id: imported.json().id });
-    const again = await train();
-    const strip = (a: Record<string, unknown>) => ({ ...a, trained_at: null, sha256: null });
-    assert.deepEqual(strip((await t.app.inject({ url: `/v1/models/${again.id}/artifact` })).json()), strip(artifact));
+    await assertRoundTripAndSeed(model.id, first, predict, train);
     assert.equal((await t.app.inject({ url: `/v1/models/${model.id}/explain` })).statusCode, 200);
   });
 }
