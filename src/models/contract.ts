@@ -112,6 +112,12 @@ export interface Algorithm<P = any, S = any> {
    * Algorithms without it answer 422 there.
    */
   partialFit?(state: S, train: TrainingSet, params: P, ctx: FitContext): S;
+  /**
+   * Rows a fitted state keeps for later updates (an incremental tree's instances). partial_fit
+   * works on them and the new rows together, so its memory check estimates a fit on both;
+   * absent means the state keeps none (an update costs about a fit on the new rows).
+   */
+  keptRows?(state: S): number;
   predict(state: S, X: Frame): Prediction;
   /**
    * Clustering methods that label only the rows they were fitted on (agnes, diana, optics):

@@ -20,6 +20,7 @@ import { parseNumber } from "../data/infer.js";
 import { encodeRows } from "../data/rows.js";
 import { createRng } from "../data/random.js";
 import type { AbortFlag, Target } from "../models/contract.js";
+import { BYTES_PER_VALUE, estimateAlgorithmMemory } from "../models/memory-estimate.js";
 import type { FittedModel } from "./artifact.js";
 import { applySteps } from "./pipeline.js";
 
@@ -27,7 +28,7 @@ import { applySteps } from "./pipeline.js";
 export class PartialFitError extends Error {
   constructor(
     message: string,
-    readonly code: "unusable_request" | "unsupported_task" | "invalid_data",
+    readonly code: "unusable_request" | "unsupported_task" | "invalid_data" | "memory_budget_exceeded",
     readonly path: string,
   ) {
     super(message);
@@ -98,6 +99,8 @@ export interface PartialFitOptions {
   /** Seeds the learner's shuffles (perceptron, SGD, mlp): the same rows and seed give the same model. */
   seed: number;
   signal?: AbortFlag;
+  /** XIGUA_JOB_MEMORY_MB: an update whose estimated peak is above it is refused, as a training job is. */
+  jobMemoryMb?: number;
 }
 
 /** The model updated with `rows`; `model` itself is not modified. */
@@ -114,7 +117,7 @@ export function partialFitModel(model: FittedModel, rows: readonly unknown[], op
     if (e instanceof DataError) throw new PartialFitError(e.message, "invalid_data", e.path ?? "rows");
     throw e;
   }
-  return updated(model, X, target, options);
+  return updated(model, X, target, options, "rows");
 }
 
 /**
@@ -148,15 +151,46 @@ export function partialFitModelOnFrame(model: FittedModel, frame: Frame, options
     }
     if (keep.length === 0) throw new PartialFitError(`no row of the dataset has a value of the target "${name}"`, "invalid_data", "dataset_id");
     const X = takeRows(conformFrame(frame, model.features), Int32Array.from(keep));
-    return { model: updated(model, X, target, options), rows: keep.length };
+    return { model: updated(model, X, target, options, "dataset_id"), rows: keep.length };
   } catch (e) {
     if (e instanceof ConformError) throw new PartialFitError(`${e.message} (as in the model)`, "invalid_data", "dataset_id");
     throw e;
   }
 }
 
-function updated(model: FittedModel, X: Frame, target: Target, options: PartialFitOptions): FittedModel {
+const MIB = 1024 * 1024;
+
+/**
+ * 422 memory_budget_exceeded when the update's estimated peak passes the job budget: the
+ * learner's own terms for a fit on the new rows plus the rows its state keeps (an incremental
+ * id3 regrows along the new rows' paths over all of them), as models/memory-estimate.ts counts
+ * a fit, plus the new rows as the steps leave them. Checked before the learner runs.
+ */
+function checkUpdateBudget(model: FittedModel, input: Frame, jobMemoryMb: number, source: "rows" | "dataset_id"): void {
+  const algorithm = model.algorithm;
+  const kept = algorithm.keptRows?.(model.pipeline.state) ?? 0;
+  const added = input.rowCount;
+  const levels = input.columns.flatMap((c) => (c.type === "categorical" ? [c.levels.length] : []));
+  const shape = { rows: kept + added, features: input.columns.length, levels, classes: model.classes?.length ?? 0 };
+  const terms = [
+    ...estimateAlgorithmMemory(algorithm, model.params, shape),
+    { path: source, bytes: added * input.columns.length * BYTES_PER_VALUE, what: "the new rows through the model's steps" },
+  ];
+  const bytes = terms.reduce((t, term) => t + term.bytes, 0);
+  if (bytes <= jobMemoryMb * MIB) return;
+  const largest = terms.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+  const mib = (b: number) => Math.ceil(b / MIB).toLocaleString("en");
+  const keptNote = kept ? ` (the model keeps ${kept.toLocaleString("en")} training rows, which the update works on too)` : "";
+  throw new PartialFitError(
+    `this update would need about ${mib(bytes)} MiB, over the ${jobMemoryMb.toLocaleString("en")} MiB a job may use (XIGUA_JOB_MEMORY_MB)${keptNote}; the largest part is ${largest.what} (${mib(largest.bytes)} MiB): send fewer rows, or train a new model`,
+    "memory_budget_exceeded",
+    source,
+  );
+}
+
+function updated(model: FittedModel, X: Frame, target: Target, options: PartialFitOptions, source: "rows" | "dataset_id"): FittedModel {
   const input = applySteps(model.pipeline.steps, X);
+  if (options.jobMemoryMb !== undefined) checkUpdateBudget(model, input, options.jobMemoryMb, source);
   const state = model.algorithm.partialFit!(model.pipeline.state, { X: input, target }, model.params, {
     rng: createRng(options.seed),
     progress: () => {},

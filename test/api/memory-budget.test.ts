@@ -7,7 +7,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import type { FastifyInstance } from "fastify";
-import { fixture, testApp, uploadCsv, type TestApp } from "../helpers/app.js";
+import { fixture, testApp, uploadCsv, waitFor, type TestApp } from "../helpers/app.js";
 
 let small: TestApp;
 let large: TestApp;
@@ -90,4 +90,32 @@ test("the check also guards evaluations and every search candidate", async () =>
   assert.equal(search.json().code, "memory_budget_exceeded");
   assert.equal(search.json().errors[0].path, "param_grid.hidden_layer_sizes");
   assert.equal((await small.app.inject({ url: "/v1/searches" })).json().items.length, 0, "nothing was queued");
+});
+
+/** Trains `algorithm` on `datasetId`'s target y (no hold-out) and waits for it. */
+async function trained(app: FastifyInstance, datasetId: string, algorithm: string, params: Record<string, unknown> = {}): Promise<string> {
+  const res = await app.inject({ method: "POST", url: "/v1/models", payload: { dataset_id: datasetId, algorithm, target: "y", params, validation: { method: "none" } } });
+  assert.equal(res.statusCode, 202, res.body);
+  const model = (await waitFor(app, `/v1/models/${res.json().id}`)) as { id: string; status: string };
+  assert.equal(model.status, "succeeded", JSON.stringify(model));
+  return model.id;
+}
+
+test("partial-fit is checked too: an incremental id3 updated over 40,000 × 20 rows is 422 at dataset_id; a naive_bayes update of the same rows passes", async () => {
+  // The tree's estimate is ≈ 1.9 KB a row at 20 features (sorted columns, nodes, the rows it keeps): ≈ 75 MiB for 40,000 rows.
+  const seedRows = (await uploadCsv(small.app, "seed20", table(200, 20, 2))).id;
+  const many = (await uploadCsv(small.app, "many20", table(40_000, 20, 2))).id;
+  const tree = await trained(small.app, seedRows, "id3", { incremental: true });
+  const refused = await small.app.inject({ method: "POST", url: `/v1/models/${tree}/partial-fit`, payload: { dataset_id: many } });
+  assert.equal(refused.statusCode, 422, refused.body);
+  assert.equal(refused.json().code, "memory_budget_exceeded", refused.body);
+  assert.equal(refused.json().errors[0].path, "dataset_id");
+  assert.match(refused.json().detail, /over the 64 MiB .*the model keeps 200 training rows/);
+  // The same 200 seed rows as an update fit easily: the check is about the size, not the algorithm.
+  assert.equal((await small.app.inject({ method: "POST", url: `/v1/models/${tree}/partial-fit`, payload: { dataset_id: seedRows } })).statusCode, 201);
+
+  const bayes = await trained(small.app, seedRows, "naive_bayes");
+  const accepted = await small.app.inject({ method: "POST", url: `/v1/models/${bayes}/partial-fit`, payload: { dataset_id: many } });
+  assert.equal(accepted.statusCode, 201, accepted.body);
+  assert.equal(accepted.json().partial_fit_rows, 40_000);
 });

@@ -45,7 +45,12 @@ export function treeAlgorithm<P>(preset: TreePreset<P>): Algorithm<P, TreeState>
     accepts: preset.accepts,
     scaleSensitive: preset.scaleSensitive ?? false,
     fit,
-    ...(incremental ? { partialFit: (s: TreeState, train: TrainingSet, params: P, ctx: FitContext) => partialFitTree(s, train, preset.options(params, train), ctx) } : {}),
+    ...(incremental
+      ? {
+          partialFit: (s: TreeState, train: TrainingSet, params: P, ctx: FitContext) => partialFitTree(s, train, preset.options(params, train), ctx),
+          keptRows: (s: TreeState) => s.instances?.y.length ?? 0,
+        }
+      : {}),
     predict: predictTree,
     explain: (s, options) => explainTree(s, options),
   };

@@ -23,6 +23,8 @@ export interface PartialFitTask {
   datasetId?: string;
   /** The new model's name: the parent's unless the request gave one; its next version. */
   name: string | null;
+  /** XIGUA_JOB_MEMORY_MB: the update is refused (422) when its estimated peak is above it. */
+  jobMemoryMb: number;
 }
 
 /** What a partially fitted model's spec keeps besides the parent's. */
@@ -42,7 +44,7 @@ export async function partialFitStored(reader: { store: Store; models: ModelCach
   let updated;
   let rows: number;
   try {
-    const options = { seed: parent.spec.seed };
+    const options = { seed: parent.spec.seed, jobMemoryMb: task.jobMemoryMb };
     if (task.datasetId !== undefined) {
       const frame = await reader.store.datasets.loadFrame(task.datasetId);
       if (!frame) throw new ApiError("not_found", `dataset ${task.datasetId} does not exist`, [{ path: "dataset_id", message: "unknown dataset" }]);

@@ -55,7 +55,8 @@ export const partialFitRoutes: FastifyPluginAsync = async (base) => {
         description:
           "The rows are JSON `rows` or the rows of a stored dataset (`dataset_id`). 201 with the new model (already trained; `parent_model_id` names the model it was updated from, `partial_fit_rows` the rows added, `partial_fit_dataset_id` the dataset). The model's fitted preprocessing steps are applied to the rows as they are (not refitted). " +
           "404: unknown model or dataset; 409: the model has not succeeded; 413: more rows than XIGUA_PREDICT_MAX_ROWS; 422 unsupported_task: not a classifier or regressor; 422 unusable_request: the algorithm has no partial fit; " +
-          "422 unknown_column: the dataset lacks a feature or the target; 422 invalid_data: a row lacks a feature or the target, or its target is not one of the model's classes, or a value does not fit its column; 422 unusable_input: the learner cannot take this update (e.g. naive_bayes with numeric: kde, id3 trained without incremental: true).",
+          "422 unknown_column: the dataset lacks a feature or the target; 422 invalid_data: a row lacks a feature or the target, or its target is not one of the model's classes, or a value does not fit its column; 422 unusable_input: the learner cannot take this update (e.g. naive_bayes with numeric: kde, id3 trained without incremental: true); " +
+          "422 memory_budget_exceeded: the update's estimated peak (a fit on the new rows and the rows the model keeps) is above XIGUA_JOB_MEMORY_MB.",
         params: modelRefParams,
         body,
         response: { 201: modelSchema, 404: problemSchema, 409: problemSchema, 413: problemSchema, 503: problemSchema, ...errorResponses },
@@ -79,7 +80,7 @@ export const partialFitRoutes: FastifyPluginAsync = async (base) => {
         if (missing.length) throw new ApiError("unknown_column", `the dataset lacks the model's column(s) ${missing.join(", ")}`, missing.map((f) => ({ path: "dataset_id", message: `no column ${f}` })));
       }
       const source = rows ? { rows } : { datasetId };
-      const made = await compute.partialFit({ modelId: model.id, sha256: model.artifact_sha256, ...source, name: name ?? model.name });
+      const made = await compute.partialFit({ modelId: model.id, sha256: model.artifact_sha256, ...source, name: name ?? model.name, jobMemoryMb: config.jobMemoryMb });
       reply.header("location", `/v1/models/${made.id}`);
       return reply.code(201).send(modelToWire(made));
     },
