@@ -161,6 +161,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     threads: config.computeWorkers,
     maxHeapMb: config.workerHeapMb,
     cache: { maxModels: config.modelCacheSize, maxBytes: Math.ceil(cacheBytes / 4) },
+    splitUnits: config.predictSplitUnits,
   });
   const events = await createNodeEvents(config, {
     onModelDeleted: (id) => models.evict(id),
@@ -177,6 +178,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
       { pool: "compute", queueSize: compute.queueSize, utilization: compute.utilization, threads: compute.threadCount },
     ],
     modelCache: () => ({ hits: models.hits, misses: models.misses, bytes: models.bytes, entries: models.size }),
+    splitBatches: () => compute.splitBatches,
     modelLabel: (id) => store.models.get(id),
   });
   registerMetrics(app, metrics, { port: config.metricsPort, host: config.host });

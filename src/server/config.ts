@@ -33,6 +33,8 @@ export interface Config {
   jobMemoryMb: number;
   /** Most rows in one /predict request; more → 413. */
   predictMaxRows: number;
+  /** A compute-pool predict batch costing more (rows × started 64 KiB of model) is cut into row ranges predicted on several threads. */
+  predictSplitUnits: number;
   /** Most candidates one search may evaluate; more → 422. */
   maxSearchCandidates: number;
   /** Time to receive a whole request (headers and body) once its first byte arrived; past it → 408 and the connection is closed. */
@@ -76,10 +78,16 @@ export const DEFAULTS: Config = {
   shutdownGraceMs: 30_000,
   modelCacheSize: 64,
   modelCacheMb: 512,
-  computeWorkers: Math.max(1, Math.floor(availableParallelism() / 2)),
+  // Half the cores, but two on two or three cores, so that one large predict batch can use both (compute/pool.ts splits it).
+  computeWorkers: Math.min(availableParallelism(), Math.max(2, Math.floor(availableParallelism() / 2))),
   maxJobs: 1000,
   jobMemoryMb: 4096,
   predictMaxRows: 100_000,
+  // In predict.ts's cost units (rows × started 64 KiB of model): for a kNN over 75,000 × 20 training rows (≈ 12 MiB,
+  // 183 units a row) about 2,200 rows, tens of milliseconds of distances, well above the split's own cost (one more hop
+  // through the request thread, copies of the encoded rows and outputs); a CART of a few hundred KiB never gets there
+  // within XIGUA_PREDICT_MAX_ROWS, a 100-tree forest (tens of MiB) does from about a thousand rows.
+  predictSplitUnits: 400_000,
   maxSearchCandidates: 1000,
   // Long enough for a 100 MB body on a link of about 1 Mbit/s; a body that trickles or stops holds its connection no longer.
   requestTimeoutMs: 15 * 60 * 1000,
@@ -193,6 +201,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxJobs: int(env, "XIGUA_MAX_JOBS", DEFAULTS.maxJobs, 1),
     jobMemoryMb: int(env, "XIGUA_JOB_MEMORY_MB", DEFAULTS.jobMemoryMb, 64),
     predictMaxRows: int(env, "XIGUA_PREDICT_MAX_ROWS", DEFAULTS.predictMaxRows, 1),
+    predictSplitUnits: int(env, "XIGUA_PREDICT_SPLIT_UNITS", DEFAULTS.predictSplitUnits, 1),
     maxSearchCandidates: int(env, "XIGUA_MAX_SEARCH_CANDIDATES", DEFAULTS.maxSearchCandidates, 1),
     requestTimeoutMs: int(env, "XIGUA_REQUEST_TIMEOUT_S", DEFAULTS.requestTimeoutMs / 1000, 1) * 1000,
     auth: mode,

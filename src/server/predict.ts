@@ -7,6 +7,7 @@
  * 4–14 ms to serialise. Its shape is kept by construction (and by a test that
  * parses responses with `predictResponse`); the schema still documents it.
  */
+import type { Frame } from "../data/frame.js";
 import { encodeRows } from "../data/rows.js";
 import type { Prediction } from "../models/contract.js";
 import { refuseDeepBody } from "./plugins/body-depth.js";
@@ -40,8 +41,20 @@ const MODEL_BYTES_PER_UNIT = 64 * 1024;
 /** A compute thread's predict answer ends with the number of rows predicted, a big-endian uint32 (for the metrics). */
 export const PREDICT_ROWS_TRAILER_BYTES = 4;
 
+/** A batch's predict cost in the units above: rows × started 64 KiB of the model. */
+const costUnits = (rows: number, modelBytes: number) => rows * Math.max(1, Math.ceil(modelBytes / MODEL_BYTES_PER_UNIT));
+
 export function runsInline(rows: number, modelBytes: number): boolean {
-  return rows * Math.max(1, Math.ceil(modelBytes / MODEL_BYTES_PER_UNIT)) <= INLINE_MAX_ROWS;
+  return costUnits(rows, modelBytes) <= INLINE_MAX_ROWS;
+}
+
+/** No range smaller than this: below it a thread's hop costs more than its share of the work. */
+export const SPLIT_MIN_ROWS = 256;
+
+/** How many row ranges a batch is cut into on a pool of `threads` threads: 1 when it costs less than `minUnits` (XIGUA_PREDICT_SPLIT_UNITS). */
+export function splitParts(rows: number, modelBytes: number, threads: number, minUnits: number): number {
+  if (threads < 2 || costUnits(rows, modelBytes) < minUnits) return 1;
+  return Math.max(1, Math.min(threads, Math.floor(rows / SPLIT_MIN_ROWS)));
 }
 
 /** The model to serve, from a cache; a stored artifact that no longer loads (schema change, corruption) is a 409, not a 500. */
@@ -172,8 +185,13 @@ export function predictJson(modelId: string, model: FittedModel, body: PredictBo
 
 /** Validated rows → the 200 response body (POST /v1/models/{id}/predict's shape); other formats convert this object. */
 export function predictWire(modelId: string, model: FittedModel, body: PredictBody, probabilities: Probabilities = body.probabilities ?? false, identity?: RegistryIdentity): PredictWire {
+  return wireOf(modelId, model, predictRows(modelId, model, body), probabilities, identity);
+}
+
+/** The model's output for some rows → the response body: the same object predictWire builds from the rows themselves. */
+export function wireOf(modelId: string, model: FittedModel, prediction: Prediction, probabilities: Probabilities, identity?: RegistryIdentity): PredictWire {
   const named = identity?.name != null ? { name: identity.name, version: identity.version } : null;
-  return { model_id: modelId, ...named, ...predictionToWire(model, predictRows(modelId, model, body), probabilities) };
+  return { model_id: modelId, ...named, ...predictionToWire(model, prediction, probabilities) };
 }
 
 export type Probabilities = boolean | "available";
@@ -194,13 +212,20 @@ export interface PredictWire {
 
 /** The model's output for validated rows (threshold moved when asked). */
 export function predictRows(modelId: string, model: FittedModel, body: Pick<PredictBody, "rows" | "decision_threshold">): Prediction {
+  return withThreshold(model, predictPipeline(model.algorithm, model.pipeline, encodedRows(modelId, model, body.rows)), body.decision_threshold);
+}
+
+/** Rows read onto the model's features; a transductive model refuses them first (it predicts no new row). */
+export function encodedRows(modelId: string, model: FittedModel, rows: PredictBody["rows"]): Frame {
   if (model.algorithm.transductive) {
     throw new ApiError("transductive_model", `${model.algorithm.name} labels only the rows it was trained on and defines no cluster for a new row; GET /v1/models/${modelId}/labels lists them`, [
       { path: "rows", message: "transductive model" },
     ]);
   }
-  const X = encodeRows(body.rows, model.features);
-  let prediction = predictPipeline(model.algorithm, model.pipeline, X);
-  if (body.decision_threshold !== undefined) prediction = moveThreshold(model, prediction, body.decision_threshold);
-  return prediction;
+  return encodeRows(rows, model.features);
+}
+
+/** The request's decision_threshold applied to the model's output (a whole batch's, or the joined ranges of a split one). */
+export function withThreshold(model: FittedModel, prediction: Prediction, threshold: PredictBody["decision_threshold"]): Prediction {
+  return threshold === undefined ? prediction : moveThreshold(model, prediction, threshold);
 }

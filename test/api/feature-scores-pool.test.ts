@@ -5,7 +5,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { ComputePool } from "../../src/server/compute/pool.js";
-import { storeLocator } from "../../src/server/config.js";
+import { DEFAULTS, storeLocator } from "../../src/server/config.js";
 import { testApp, uploadCsv, type TestApp } from "../helpers/app.js";
 
 let t: TestApp;
@@ -44,7 +44,7 @@ test("errors found on the pool are the same problems as before", async () => {
 });
 
 test("past its queue, the compute pool refuses with 503 instead of queueing without end", async () => {
-  const pool = new ComputePool({ store: storeLocator(t.app.services.config), threads: 1, maxHeapMb: 512, cache: { maxModels: 1, maxBytes: 1 << 20 }, maxQueue: 1 });
+  const pool = new ComputePool({ store: storeLocator(t.app.services.config), threads: 1, maxHeapMb: 512, cache: { maxModels: 1, maxBytes: 1 << 20 }, maxQueue: 1, splitUnits: DEFAULTS.predictSplitUnits });
   try {
     const outcomes = await Promise.allSettled(Array.from({ length: 4 }, () => pool.featureScores(big, { method: "variance", target: null, features: ["x1", "x2"] })));
     const refused = outcomes.filter((o) => o.status === "rejected");

@@ -21,7 +21,10 @@ import type { TransformTask } from "./transform-dataset.js";
 import type { PartialFitTask } from "./partial-fit-model.js";
 import type { ModelRecord } from "../../store/models.js";
 import { unwrap, type Outcome } from "./problem.js";
-import type { ComputeTask, ComputeWorkerData } from "./worker.js";
+import type { ComputeTask, ComputeWorkerData, PredictSplit } from "./worker.js";
+import type { Frame } from "../../data/frame.js";
+import type { Prediction } from "../../models/contract.js";
+import { concatPredictions } from "../../training/predict-chunks.js";
 import { PREDICT_ROWS_TRAILER_BYTES } from "../predict.js";
 
 export interface ComputePoolOptions {
@@ -33,6 +36,8 @@ export interface ComputePoolOptions {
   cache: CacheLimits;
   /** Tasks waiting for a thread before new ones are refused. */
   maxQueue?: number;
+  /** XIGUA_PREDICT_SPLIT_UNITS: the predict cost past which a batch is cut into row ranges. */
+  splitUnits: number;
 }
 
 // The compiled worker in production, the TypeScript source under tsx (tests, dev).
@@ -44,10 +49,25 @@ function bytesOf(result: unknown): Buffer {
   return unwrap(result as Outcome<never>);
 }
 
+/** The buffers of a frame's columns, moved to the thread that predicts them rather than copied. */
+function frameBuffers(X: Frame): ArrayBuffer[] {
+  return X.columns.map((c) => (c.type === "numeric" ? c.values.buffer : c.codes.buffer) as ArrayBuffer);
+}
+
+/** The typed arrays of a prediction, moved likewise. */
+function predictionBuffers(p: Prediction): ArrayBuffer[] {
+  return Object.values(p).flatMap((v) => (ArrayBuffer.isView(v) ? [v.buffer as ArrayBuffer] : []));
+}
+
 export class ComputePool {
   private readonly piscina: Piscina;
+  /** Its most threads: how many row ranges a large predict batch may be cut into. */
+  private readonly threads: number;
+  private readonly splitUnits: number;
 
   constructor(options: ComputePoolOptions) {
+    this.threads = options.threads;
+    this.splitUnits = options.splitUnits;
     this.piscina = new Piscina({
       filename: workerFile,
       minThreads: 0,
@@ -80,18 +100,28 @@ export class ComputePool {
     probabilities?: Probabilities,
     identity?: RegistryIdentity,
   ): Promise<{ json: Buffer; rows: number }> {
-    const base = { kind: "predict", modelId, sha256, maxRows, ...(probabilities !== undefined ? { probabilities } : {}), ...(identity ? { identity } : {}) } as const;
+    const base = { kind: "predict", modelId, sha256, maxRows, parts: this.threads, splitUnits: this.splitUnits, ...(probabilities !== undefined ? { probabilities } : {}), ...(identity ? { identity } : {}) } as const;
     const task: ComputeTask = "blocks" in input ? { ...base, blocks: input.blocks } : { ...base, body: input.body };
     const transferList = "blocks" in input ? input.blocks.map((b) => b.buffer) : undefined;
-    const result = await this.run(task, transferList);
-    if (ArrayBuffer.isView(result)) {
-      // The row count rides after the JSON (worker.ts withRowCount), for the prediction counters.
-      const length = result.byteLength - PREDICT_ROWS_TRAILER_BYTES;
-      const rows = new DataView(result.buffer, result.byteOffset + length, PREDICT_ROWS_TRAILER_BYTES).getUint32(0);
-      return { json: Buffer.from(result.buffer, result.byteOffset, length), rows };
+    let result = await this.run(task, transferList);
+    if (!ArrayBuffer.isView(result)) {
+      // A batch worth splitting comes back as row ranges (predict.ts splitParts): each is predicted on a thread of its own,
+      // at once, and one more task turns the joined output into the response, so the bytes are those of the unsplit batch.
+      const split = unwrap(result as Outcome<PredictSplit>);
+      const parts = await Promise.all(split.ranges.map((X) => this.run({ kind: "predict-range", modelId, sha256, X }, frameBuffers(X)).then((r) => unwrap(r as Outcome<Prediction>))));
+      this.splitBatches++;
+      const prediction = concatPredictions(parts);
+      result = await this.run({ kind: "predict-finish", modelId, sha256, prediction, split: split.options, ...(identity ? { identity } : {}) }, predictionBuffers(prediction));
+      if (!ArrayBuffer.isView(result)) return unwrap(result as Outcome<never>);
     }
-    return unwrap(result as Outcome<never>);
+    // The row count rides after the JSON (worker.ts withRowCount), for the prediction counters.
+    const length = result.byteLength - PREDICT_ROWS_TRAILER_BYTES;
+    const rows = new DataView(result.buffer, result.byteOffset + length, PREDICT_ROWS_TRAILER_BYTES).getUint32(0);
+    return { json: Buffer.from(result.buffer, result.byteOffset, length), rows };
   }
+
+  /** Predict batches this pool cut into row ranges run on several threads (GET /metrics: xigua_predict_split_batches_total). */
+  splitBatches = 0;
 
   /** An MLflow or OIP body's blocks (moved to the thread) → the response's bytes. */
   async predictInterop(format: InteropFormat, modelId: string, sha256: string, maxRows: number, blocks: Uint8Array<ArrayBuffer>[], names?: OipNames): Promise<Buffer> {

@@ -17,6 +17,8 @@ import { importBeside } from "../../import-beside.js";
 import { openStore, type Store, type StoreLocator } from "../../store/store.js";
 import { ApiError } from "../errors.js";
 import type { CacheLimits } from "../model-cache.js";
+import type { Frame } from "../../data/frame.js";
+import type { Prediction } from "../../models/contract.js";
 import type { Probabilities, RegistryIdentity } from "../predict.js";
 import type { CsvPredictOptions } from "../interop/csv-predict.js";
 import type { InteropFormat, OipNames } from "../interop/answers.js";
@@ -44,7 +46,12 @@ export interface ComputeWorkerData {
 export type ComputeTask =
   /** `blocks`: an unparsed body; `body`: one already parsed and validated on the request thread. */
   /** `probabilities` overrides the body's flag ("available": when the model gives them; the interop formats). */
-  | { kind: "predict"; modelId: string; sha256: string; maxRows: number; blocks?: Uint8Array[]; body?: PredictBody; identity?: RegistryIdentity; probabilities?: Probabilities }
+  /** `parts`: the pool's thread count; a batch worth splitting (predict.ts splitParts) answers with a PredictSplit instead of the response. */
+  | { kind: "predict"; modelId: string; sha256: string; maxRows: number; blocks?: Uint8Array[]; body?: PredictBody; identity?: RegistryIdentity; probabilities?: Probabilities; parts?: number; splitUnits?: number }
+  /** One row range of a split batch, already read onto the model's features → the model's output for it. */
+  | { kind: "predict-range"; modelId: string; sha256: string; X: Frame }
+  /** A split batch's joined output → the response's bytes, as the predict task gives them. */
+  | { kind: "predict-finish"; modelId: string; sha256: string; prediction: Prediction; split: PredictSplitOptions; identity?: RegistryIdentity }
   /** An MLflow or OIP body too large to parse on the request thread. */
   | { kind: "predict-interop"; format: InteropFormat; modelId: string; sha256: string; maxRows: number; blocks: Uint8Array[]; names?: OipNames }
   /** A text/csv predict body's bytes. */
@@ -83,13 +90,50 @@ const reader = lazily(async () => {
  */
 const writer = lazily((): Promise<Store> => openStore(locator));
 
-async function predict(task: Extract<ComputeTask, { kind: "predict" }>): Promise<Uint8Array> {
+/** What the rest of a split batch needs from its body besides the rows. */
+export interface PredictSplitOptions {
+  rows: number;
+  probabilities: Probabilities;
+  threshold: PredictBody["decision_threshold"];
+}
+
+/** A batch to be predicted in ranges on several threads (compute/pool.ts): its rows already read onto the model's features. */
+export interface PredictSplit {
+  ranges: Frame[];
+  options: PredictSplitOptions;
+}
+
+async function predict(task: Extract<ComputeTask, { kind: "predict" }>): Promise<Uint8Array | PredictSplit> {
   const { models } = await reader();
-  const { parsePredictBody, predictJson, predictWire, servingModel, PREDICT_ROWS_TRAILER_BYTES } = await predicting();
+  const { parsePredictBody, predictJson, predictWire, servingModel, splitParts, encodedRows, PREDICT_ROWS_TRAILER_BYTES } = await predicting();
   const body = task.body ?? parsePredictBody(task.blocks!, task.maxRows);
   const model = await servingModel(models, task.modelId, task.sha256);
+  const parts = task.parts && task.splitUnits ? splitParts(body.rows.length, model.bytes, task.parts, task.splitUnits) : 1;
+  if (parts > 1) {
+    const { rowRanges, sliceRows } = await chunking();
+    const X = encodedRows(task.modelId, model, body.rows);
+    const options = { rows: body.rows.length, probabilities: task.probabilities ?? body.probabilities ?? false, threshold: body.decision_threshold };
+    return { ranges: rowRanges(X.rowCount, parts).map(([from, to]) => sliceRows(X, from, to)), options };
+  }
   const json = task.probabilities !== undefined ? JSON.stringify(predictWire(task.modelId, model, body, task.probabilities, task.identity)) : predictJson(task.modelId, model, body, task.identity);
   return withRowCount(json, body.rows.length, PREDICT_ROWS_TRAILER_BYTES);
+}
+
+const chunking = () => load<typeof import("../../training/predict-chunks.js")>("../../training/predict-chunks");
+
+async function predictRange(task: Extract<ComputeTask, { kind: "predict-range" }>): Promise<Prediction> {
+  const { models } = await reader();
+  const [{ servingModel }, { predictPipeline }] = await Promise.all([predicting(), load<typeof import("../../training/pipeline.js")>("../../training/pipeline")]);
+  const model = await servingModel(models, task.modelId, task.sha256);
+  return predictPipeline(model.algorithm, model.pipeline, task.X);
+}
+
+async function predictFinish(task: Extract<ComputeTask, { kind: "predict-finish" }>): Promise<Uint8Array> {
+  const { models } = await reader();
+  const { servingModel, withThreshold, wireOf, PREDICT_ROWS_TRAILER_BYTES } = await predicting();
+  const model = await servingModel(models, task.modelId, task.sha256);
+  const prediction = withThreshold(model, task.prediction, task.split.threshold);
+  return withRowCount(JSON.stringify(wireOf(task.modelId, model, prediction, task.split.probabilities, task.identity)), task.split.rows, PREDICT_ROWS_TRAILER_BYTES);
 }
 
 /** Parsed here with the same guards as the request thread's reader (parsePredictBody), then converted, predicted and formatted. */
@@ -146,7 +190,12 @@ function withRowCount(json: string, rows: number, trailerBytes: number): Uint8Ar
  */
 export default async function runComputeTask(task: ComputeTask): Promise<Uint8Array | Outcome<unknown>> {
   try {
-    if (task.kind === "predict") return move(await predict(task)) as Uint8Array;
+    if (task.kind === "predict") {
+      const answer = await predict(task);
+      return answer instanceof Uint8Array ? (move(answer) as Uint8Array) : { ok: true, value: answer };
+    }
+    if (task.kind === "predict-range") return { ok: true, value: await predictRange(task) };
+    if (task.kind === "predict-finish") return move(await predictFinish(task)) as Uint8Array;
     if (task.kind === "predict-interop") return move(utf8.encode(await predictInterop(task))) as Uint8Array;
     if (task.kind === "predict-csv") return move(utf8.encode(await predictCsvTask(task))) as Uint8Array;
     if (task.kind === "explain") return { ok: true, value: await explain(task) };

@@ -22,6 +22,8 @@ export interface MetricSources {
   activeJobs(): Promise<number>;
   pools(): { pool: string; queueSize: number; utilization: number; threads: number }[];
   modelCache(): { hits: number; misses: number; bytes: number; entries: number };
+  /** Predict batches the compute pool cut into row ranges predicted on several threads. */
+  splitBatches(): number;
   /** The model's name and version, when it has a name (the registry's models); undefined for an unknown model. */
   modelLabel(id: string): Promise<{ name: string | null; version?: number | null } | undefined>;
 }
@@ -126,6 +128,18 @@ export class ServiceMetrics {
     poolGauge("xigua_pool_queue_depth", "Tasks waiting for a worker thread, by pool (training, compute)", "queueSize");
     poolGauge("xigua_pool_utilization", "Worker threads' busy time over their capacity since the pool started (piscina), 0..1, by pool", "utilization");
     poolGauge("xigua_pool_threads", "Worker threads alive, by pool", "threads");
+
+    const splits: Counter = new Counter({
+      name: "xigua_predict_split_batches_total",
+      help: "Large predict batches cut into row ranges that several compute threads predicted at once",
+      registers,
+      collect: () => {
+        const count = this.sources?.splitBatches();
+        if (count === undefined) return;
+        splits.reset();
+        splits.inc(count);
+      },
+    });
 
     const cache = () => this.sources?.modelCache();
     const cacheCounter = (name: string, help: string, field: "hits" | "misses") => {
