@@ -5,8 +5,8 @@
  * latency; prints the README's kNN table.
  *   node --import tsx bench/bayes-knn/knn-bench.ts /tmp/xigua-bench-knn
  * The two-worker figure splits the batch in halves, one per worker thread holding
- * its own copy of the model (what a pool would do); the service does not do this
- * split inside one predict request today.
+ * its own copy of the model (what the service's compute pool does inside one
+ * large predict request: knn-service.ts measures that).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
