@@ -54,6 +54,28 @@ export interface FitContext {
   progress(fraction: number): void;
   /** Long loops check this and throw (the job is then cancelled, timed out or over its memory budget). */
   readonly signal?: AbortFlag;
+  /**
+   * Spreads independent ensemble members over other threads as well as this one
+   * (src/training/member-spread.ts, on a training worker with idle threads beside it);
+   * absent, every member grows here. The result never depends on where a member grew.
+   */
+  readonly members?: MemberSpread;
+}
+
+/**
+ * Members [0, count) of an ensemble, in order. `work` is all another thread needs to grow any
+ * member (plain data and typed arrays: models/ensemble/member-work.ts grows it there);
+ * `growHere(i)` grows member i on this thread. Member i must depend on (work, i) only.
+ */
+export interface MemberSpread {
+  grow<T>(work: MemberWork, count: number, growHere: (i: number) => T): T[];
+}
+
+/** What a forest's member needs: the training set the fit sees and the plan (forest-grow.ts ForestPlan). */
+export interface MemberWork {
+  readonly kind: "forest";
+  readonly train: TrainingSet;
+  readonly plan: unknown;
 }
 
 /**

@@ -428,6 +428,8 @@ const ENSEMBLE: Readonly<Record<string, FamilyEstimate>> = {
     const nodes = Math.min(2 * distinct + 1, 2 ** Math.min(depth + 1, 40));
     return [
       { path: "features", bytes: n * shape.features * 76 + values(4 * n), what: `one tree's sorted columns, the forest's presort and the bootstrap (${n} rows × ${shape.features} features)` },
+      // Trees spread over other training threads (training/member-spread.ts): the training rows once more, in shared memory.
+      { path: "features", bytes: values(n * (shape.features + 2)), what: `the training rows shared with the threads that grow trees beside the job's (${n} rows × ${shape.features} features)` },
       { path: "params.n_estimators", bytes: trees * nodes * (80 + values(Math.max(1, shape.classes))), what: `${trees.toLocaleString("en")} trees of up to ${Math.round(nodes).toLocaleString("en")} nodes` },
       ...permutationTerms(params, shape, trees, n - distinct),
     ];

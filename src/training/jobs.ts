@@ -10,7 +10,8 @@ import { MessageChannel, type MessagePort } from "node:worker_threads";
 import type { Store, StoreLocator } from "../store/store.js";
 import type { Problem } from "../store/models.js";
 import type { TrainingPool } from "./pool.js";
-import type { FoldsOutput, ScoreOutput, TrainOutput, WorkerMessage, WorkerTask } from "./worker.js";
+import type { FoldsOutput, MembersOutput, ScoreOutput, TrainOutput, WorkerMessage, WorkerTask } from "./worker.js";
+import type { SpreadReply, SpreadRequest } from "./member-spread.js";
 import type { DatasetRecord } from "../store/datasets.js";
 import { assembleValidation, splitCount, type AssemblySpec } from "./validate.js";
 import type { Validation } from "./validation.js";
@@ -263,7 +264,8 @@ export class JobRunner {
       job.timer = setTimeout(() => this.stop(job, "timeout"), this.options.timeoutMs).unref();
       write(() => this.untilStored(id, () => (kind === "train" ? this.store.models.markRunning(id) : this.store.evaluations.markRunning(id))));
     };
-    const run = (body: TaskBody, part: number): Promise<TrainOutput | ScoreOutput | FoldsOutput> => {
+    /** `part` −1: a spread fit's helper (member-spread.ts), whose progress the fit itself reports. */
+    const run = (body: TaskBody, part: number): Promise<TrainOutput | ScoreOutput | FoldsOutput | MembersOutput> => {
       const task: PoolTask = { kill: new AbortController(), started: false, ended: false };
       job.tasks.push(task);
       const { port1, port2 } = new MessageChannel();
@@ -272,7 +274,9 @@ export class JobRunner {
         if (message.type === "started") {
           task.started = true;
           onStarted();
-        } else if (message.type === "progress") {
+        } else if (message.type === "spread") {
+          this.spread(message, port1, job, (helper) => run(helper, -1) as Promise<MembersOutput>);
+        } else if (message.type === "progress" && part >= 0) {
           progress[part] = message.value;
           const overall = progress.reduce((a, b) => a + b, 0) / parts;
           write(() => (kind === "train" ? this.store.models.setProgress(id, overall) : this.store.evaluations.setProgress(id, overall)));
@@ -284,15 +288,38 @@ export class JobRunner {
       });
     };
     const base = { store: this.options.store, stop: job.stop, memoryMb: this.options.memoryMb };
+    // One task alone may spread an ensemble's members over the other threads; fold chunks already use them.
+    const spread = !chunks && this.pool.size > 1;
     const work: Promise<TrainOutput | ScoreOutput> = chunks
       ? Promise.all(chunks.ranges.map(([from, to], part) => run({ kind: "folds", ...base, evaluationId: id, from, to }, part))).then((outputs) => ({
           kind: "score" as const,
           evaluation: assembleValidation(chunks.spec, chunks.classes, outputs.flatMap((o) => (o as FoldsOutput).outcomes)),
           warnings: chunks.warnings,
         }))
-      : (run(kind === "train" ? { kind, ...base, modelId: id } : { kind, ...base, evaluationId: id }, 0) as Promise<TrainOutput | ScoreOutput>);
+      : (run(kind === "train" ? { kind, ...base, spread, modelId: id } : { kind, ...base, spread, evaluationId: id }, 0) as Promise<TrainOutput | ScoreOutput>);
     return work.finally(() => ports.forEach((p) => p.close()));
   }
+
+  /**
+   * A task's fit asks for its members to be grown on other threads too: one helper task per
+   * other pool thread, each claiming members from the shared counter (so one that gets a
+   * thread late claims none and ends), its members or its failure forwarded to the fit.
+   * The helpers are the job's tasks: its stop flag, cancel and time limit reach them.
+   */
+  private spread(request: SpreadRequest, fit: MessagePort, job: RunningJob, start: (helper: TaskBody) => Promise<MembersOutput>): void {
+    const { id, work, count, next } = request;
+    const reply = (message: SpreadReply) => fit.postMessage(message);
+    for (let h = 1; h < this.pool.size; h++) {
+      this.spreadHelpers++;
+      start({ kind: "members", store: this.options.store, stop: job.stop, memoryMb: this.options.memoryMb, work, count, next }).then(
+        (out) => reply({ type: "members", id, members: out.members }),
+        (error: unknown) => reply({ type: "spread-failed", id, message: error instanceof Error ? error.message : String(error) }),
+      );
+    }
+  }
+
+  /** Helper tasks started for spread fits (tests check that a fit did spread). */
+  spreadHelpers = 0;
 
   /**
    * Fold ranges for a cross-validation evaluation, one per worker; null when it is better

@@ -5,7 +5,7 @@
  * (src/training/task-signal.ts).
  */
 import { Piscina } from "piscina";
-import type { FoldsOutput, TrainOutput, ScoreOutput, WorkerTask } from "./worker.js";
+import type { FoldsOutput, MembersOutput, TrainOutput, ScoreOutput, WorkerTask } from "./worker.js";
 
 export interface PoolOptions {
   workers: number;
@@ -49,8 +49,8 @@ export class TrainingPool {
     return piscina;
   }
 
-  async run(task: WorkerTask, signal: AbortSignal): Promise<TrainOutput | ScoreOutput | FoldsOutput> {
-    return this.piscina.run(task, { transferList: [task.port], signal }) as Promise<TrainOutput | ScoreOutput | FoldsOutput>;
+  async run(task: WorkerTask, signal: AbortSignal): Promise<TrainOutput | ScoreOutput | FoldsOutput | MembersOutput> {
+    return this.piscina.run(task, { transferList: [task.port], signal }) as Promise<TrainOutput | ScoreOutput | FoldsOutput | MembersOutput>;
   }
 
   /** Most tasks that run at once. */

@@ -44,6 +44,8 @@ export interface EvaluationResult extends Scored {
 export interface Hooks {
   progress(fraction: number): void;
   signal?: import("../models/contract.js").AbortFlag;
+  /** Ensemble members grown on other pool threads too (member-spread.ts); absent: all on this thread. */
+  members?: import("../models/contract.js").MemberSpread;
 }
 
 export interface ValidationRun {
@@ -53,7 +55,7 @@ export interface ValidationRun {
 }
 
 export function fitOn(spec: ResolvedSpec, data: { X: Frame; target: Target | null }, rng: Rng, hooks: Hooks, onProgress: (f: number) => void): FittedPipeline {
-  const ctx: FitContext = { rng, progress: onProgress, signal: hooks.signal };
+  const ctx: FitContext = { rng, progress: onProgress, signal: hooks.signal, ...(hooks.members ? { members: hooks.members } : {}) };
   return fitPipeline(spec.algorithm, spec.params, spec.steps, { X: data.X, target: data.target }, ctx, { autoScale: spec.autoScale });
 }
 

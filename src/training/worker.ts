@@ -27,9 +27,11 @@ import { resolveSpec } from "./spec.js";
 import { evaluateSpec, trainModel, type EvaluationResult } from "./train.js";
 import { learningData } from "./dataset-view.js";
 import { planSplits, runFold, type FoldOutcome, type Hooks } from "./validate.js";
-import { throwIfAborted, type AbortFlag } from "../models/contract.js";
+import { throwIfAborted, type AbortFlag, type MemberWork } from "../models/contract.js";
+import { growerFor } from "../models/ensemble/member-work.js";
 import { DatasetDeletedError, transportable } from "./job-failure.js";
 import { taskSignal } from "./task-signal.js";
+import { growClaimed, memberSpread, type SpreadRequest } from "./member-spread.js";
 
 /** Every task carries its job's stop flag (src/training/stop-flag.ts) and memory budget, MiB. */
 interface TaskBase {
@@ -37,6 +39,8 @@ interface TaskBase {
   port: MessagePort;
   stop: Int32Array;
   memoryMb: number;
+  /** Other pool threads may grow this task's ensemble members too (member-spread.ts): the pool has more than one. */
+  spread?: boolean;
 }
 
 export type WorkerTask =
@@ -44,9 +48,17 @@ export type WorkerTask =
   | (TaskBase & { kind: "score"; evaluationId: string })
   | (TaskBase & { kind: "evaluate"; evaluationId: string })
   /** Splits [from, to) of an evaluation's cross-validation (the fold-parallel path). */
-  | (TaskBase & { kind: "folds"; evaluationId: string; from: number; to: number });
+  | (TaskBase & { kind: "folds"; evaluationId: string; from: number; to: number })
+  /** A helper of a spread fit (member-spread.ts): grows the members it claims from `next`. */
+  | (TaskBase & { kind: "members"; work: MemberWork; count: number; next: Int32Array });
 
-export type WorkerMessage = { type: "started" } | { type: "progress"; value: number };
+/** What a helper grew: member index and member. */
+export interface MembersOutput {
+  kind: "members";
+  members: { index: number; value: unknown }[];
+}
+
+export type WorkerMessage = { type: "started" } | { type: "progress"; value: number } | SpreadRequest;
 
 export interface TrainOutput {
   kind: "train";
@@ -98,12 +110,15 @@ function progressReporter(port: MessagePort, signal: AbortFlag): (value: number)
   };
 }
 
-export default async function runTask(task: WorkerTask): Promise<TrainOutput | ScoreOutput | FoldsOutput> {
+export default async function runTask(task: WorkerTask): Promise<TrainOutput | ScoreOutput | FoldsOutput | MembersOutput> {
   task.port.postMessage({ type: "started" } satisfies WorkerMessage);
   const signal = taskSignal(task.stop, task.memoryMb);
   try {
     throwIfAborted(signal); // stopped while it was being handed over
-    return await run(task, { progress: progressReporter(task.port, signal), signal });
+    if (task.kind === "members") {
+      return { kind: "members", members: growClaimed(growerFor(task.work, { signal }), task.count, task.next, signal) };
+    }
+    return await run(task, { progress: progressReporter(task.port, signal), signal, ...(task.spread ? { members: memberSpread(task.port, signal) } : {}) });
   } catch (error) {
     throw transportable(error);
   } finally {
@@ -112,7 +127,7 @@ export default async function runTask(task: WorkerTask): Promise<TrainOutput | S
 }
 
 /** Reads the spec and the table (the only awaits), then fits synchronously: the fit's checkpoints poll the shared stop flag, not the event loop. */
-async function run(task: WorkerTask, hooks: Hooks & { progress: (value: number) => void }): Promise<TrainOutput | ScoreOutput | FoldsOutput> {
+async function run(task: Exclude<WorkerTask, { kind: "members" }>, hooks: Hooks & { progress: (value: number) => void }): Promise<TrainOutput | ScoreOutput | FoldsOutput> {
   const { datasets, evaluations, models } = await reader(task.store);
   const { progress } = hooks;
   if (task.kind === "train") {

@@ -10,8 +10,8 @@
  *
  * Tree t depends only on (seed, t) (bootstrap.ts memberRng), so growing trees
  * [a, b) in one call and [b, c) in another gives the same forest as [a, c): that is
- * what lets a job spread its trees over several workers. Here they grow in one loop
- * on the job's worker thread.
+ * what lets a job spread its trees over several workers (FitContext.members,
+ * src/training/member-spread.ts); without it they grow in one loop on the job's thread.
  */
 import type { FitContext, TrainingSet } from "../contract.js";
 import { throwIfAborted } from "../contract.js";
@@ -44,9 +44,14 @@ export function presort(train: TrainingSet): (Int32Array | null)[] {
   return cols.num.map((v) => (v ? argsortByValue(ids, v) : null));
 }
 
+/** Tree t's bootstrap counts: the first draws of its generator, as growTrees makes them. */
+function treeCounts(n: number, plan: ForestPlan, rng: ReturnType<typeof memberRng>): Float64Array {
+  return plan.bootstrap ? bootstrapCounts(n, plan.samples, rng) : plan.samples < n ? subsampleCounts(n, plan.samples, rng) : new Float64Array(n).fill(1);
+}
+
 /**
- * Trees [from, to) of the forest, and (when planned) their out-of-bag outputs added to
- * `oob`; with `oobRows`, each tree's out-of-bag rows are pushed to it (permutation importances).
+ * Trees [from, to) of the forest, and (when given) their out-of-bag outputs added to `oob`;
+ * with `oobRows`, each tree's out-of-bag rows are pushed to it (permutation importances).
  */
 export function growTrees(train: TrainingSet, plan: ForestPlan, order: readonly (Int32Array | null)[], from: number, to: number, ctx: FitContext, oob: OobAccumulator | null, oobRows?: Int32Array[]): TreeState[] {
   const n = train.X.rowCount;
@@ -55,7 +60,7 @@ export function growTrees(train: TrainingSet, plan: ForestPlan, order: readonly 
   for (let t = from; t < to; t++) {
     throwIfAborted(ctx.signal);
     const rng = memberRng(plan.seed, t);
-    const counts = plan.bootstrap ? bootstrapCounts(n, plan.samples, rng) : plan.samples < n ? subsampleCounts(n, plan.samples, rng) : new Float64Array(n).fill(1);
+    const counts = treeCounts(n, plan, rng);
     const bag = inBag(counts);
     if (train.weights) for (let j = 0; j < bag.rows.length; j++) bag.weights[j] *= train.weights[bag.rows[j]];
     slotOf.fill(-1);
@@ -72,15 +77,39 @@ export function growTrees(train: TrainingSet, plan: ForestPlan, order: readonly 
     };
     const tree = compact(fitTree(train, plan.engine, { rng, progress: () => {}, signal: ctx.signal }, { bag: { rows: bag.rows, weights: bag.weights, sortedFrom } }));
     trees.push(tree);
-    if (oobRows) oobRows.push(outOfBag(counts));
-    if (oob && plan.oob) {
-      const left = outOfBag(counts);
-      if (left.length > 0) oob.add(left, predictValues(tree, columnsFor(tree.features, takeRows(train.X, left))), false);
-      else oob.add(left, new Float64Array(0), false);
-    }
+    addTreeOutOfBag(train, plan, tree, counts, oob, oobRows);
     ctx.progress((t + 1 - from) / (to - from));
   }
   return trees;
+}
+
+function addTreeOutOfBag(train: TrainingSet, plan: ForestPlan, tree: TreeState, counts: Float64Array, oob: OobAccumulator | null, oobRows: Int32Array[] | undefined): void {
+  if (oobRows) oobRows.push(outOfBag(counts));
+  if (oob && plan.oob) {
+    const left = outOfBag(counts);
+    if (left.length > 0) oob.add(left, predictValues(tree, columnsFor(tree.features, takeRows(train.X, left))), false);
+    else oob.add(left, new Float64Array(0), false);
+  }
+}
+
+/**
+ * The out-of-bag outputs of trees grown elsewhere (a spread fit: member-spread.ts), added in
+ * tree order exactly as growTrees adds them while growing: each tree's bag is drawn again
+ * from its own generator (its first draws), so the sums are the same, bit for bit.
+ */
+export function addOutOfBag(train: TrainingSet, plan: ForestPlan, trees: readonly TreeState[], oob: OobAccumulator | null, oobRows?: Int32Array[]): void {
+  if (!oobRows && !(oob && plan.oob)) return;
+  const n = train.X.rowCount;
+  trees.forEach((tree, t) => addTreeOutOfBag(train, plan, tree, treeCounts(n, plan, memberRng(plan.seed, t)), oob, oobRows));
+}
+
+/**
+ * Grows the members another thread claims from a spread forest fit: the forest's presort
+ * once, then each claimed tree alone (tree t depends only on the training set, the plan and t).
+ */
+export function memberGrower(train: TrainingSet, plan: ForestPlan, ctx: Pick<FitContext, "signal">): (t: number) => TreeState {
+  const order = presort(train);
+  return (t) => growTrees(train, plan, order, t, t + 1, { rng: memberRng(plan.seed, t), progress: () => {}, signal: ctx.signal }, null)[0];
 }
 
 /**

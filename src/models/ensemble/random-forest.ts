@@ -23,7 +23,7 @@ import type { TreeState } from "../tree/tree-state.js";
 import { LEAF, THRESHOLD, treeStateSchema, valueWidth } from "../tree/tree-state.js";
 import type { TreeColumns } from "../tree/tree-columns.js";
 import { ensembleSeed } from "./bootstrap.js";
-import { growTrees, presort, type ForestPlan } from "./forest-grow.js";
+import { addOutOfBag, growTrees, presort, type ForestPlan } from "./forest-grow.js";
 import { OobAccumulator, oobSchema } from "./oob.js";
 import { oobPermutationImportances } from "./permutation-importance.js";
 import { ENSEMBLE_FAMILY, MAX_ESTIMATORS, checkMaxFeatures, featureCount, maxFeaturesParams, maxSamplesParam, nEstimatorsParam } from "./params.js";
@@ -143,7 +143,20 @@ function fit(train: TrainingSet, p: RandomForestParams, ctx: FitContext): Random
   const oobRows: Int32Array[] | undefined = permute ? [] : undefined;
   // Drawn before the trees' own seeds are used, so turning importances on changes no tree.
   const permutationRng = ctx.rng.fork();
-  const trees = growTrees(train, plan, presort(train), 0, plan.trees, ctx, oob, oobRows);
+  let trees: TreeState[];
+  if (ctx.members && plan.trees > 1) {
+    // Trees may grow on other threads too (each depends only on the set, the plan and its index); out-of-bag sums
+    // are then added here in tree order, as growTrees adds them, so the forest is the same wherever a tree grew.
+    let order: (Int32Array | null)[] | null = null;
+    // Trees are claimed in index order across threads, so the index claimed tells how far the forest has got.
+    const growHere = (t: number) => {
+      const tree = growTrees(train, plan, (order ??= presort(train)), t, t + 1, { ...ctx, progress: () => {} }, null)[0];
+      ctx.progress((t + 1) / plan.trees);
+      return tree;
+    };
+    trees = ctx.members.grow({ kind: "forest", train, plan }, plan.trees, growHere);
+    addOutOfBag(train, plan, trees, oob, oobRows);
+  } else trees = growTrees(train, plan, presort(train), 0, plan.trees, ctx, oob, oobRows);
   const features = cols.schema.map((s) => ({ ...s }));
   for (const t of trees) t.features = features;
   const permutation = oobRows ? oobPermutationImportances(train.X, target, trees, oobRows, W, { repeats: p.permutation_n_repeats, maxRows: p.permutation_max_rows, rng: permutationRng, signal: ctx.signal }) : null;
