@@ -11,7 +11,7 @@
  * machine's budget), batch predict of the 25,000 rows (best of 3), single-row predict (median
  * of 1,000 one-row Frames, as the serving path calls it), and the artifact size of the forest's
  * state (encodeState as JSON, as it is stored). Both single-threaded: xigua grows the trees of
- * one forest in one loop on the job's worker (not yet spread over several workers).
+ * one forest in one loop in this process (the service spreads them over its training threads: rf-service.ts).
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";

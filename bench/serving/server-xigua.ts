@@ -5,9 +5,9 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { buildApp } from "../../src/server/app.js";
 
-// XIGUA_COMPUTE_WORKERS, when set, sizes the compute pool (bench/bayes-knn/knn-service.ts runs one and two threads).
-const computeWorkers = process.env.XIGUA_COMPUTE_WORKERS ? { computeWorkers: Number(process.env.XIGUA_COMPUTE_WORKERS) } : {};
-const app = await buildApp({ config: { dbPath: process.env.XIGUA_DB!, workers: 1, ratePerMinute: 1_000_000_000, ...computeWorkers }, logger: false });
+// XIGUA_COMPUTE_WORKERS / XIGUA_WORKERS, when set, size the pools (bench/bayes-knn/knn-service.ts, bench/ensembles/rf-service.ts).
+const sized = (name: string, key: "computeWorkers" | "workers") => (process.env[name] ? { [key]: Number(process.env[name]) } : {});
+const app = await buildApp({ config: { dbPath: process.env.XIGUA_DB!, workers: 1, ratePerMinute: 1_000_000_000, ...sized("XIGUA_COMPUTE_WORKERS", "computeWorkers"), ...sized("XIGUA_WORKERS", "workers") }, logger: false });
 await app.listen({ port: Number(process.env.PORT), host: "127.0.0.1" });
 const delay = monitorEventLoopDelay({ resolution: 10 });
 delay.enable();
