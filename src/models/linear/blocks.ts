@@ -5,7 +5,19 @@
  * loops of length p. `order` selects the rows of a mini-batch (a gather);
  * null means the contiguous rows start … start + len.
  */
+import { createBlockKernel, type BlockKernel } from "./simd-blocks.js";
+
 export const BLOCK = 512;
+
+/**
+ * Designs of at least this many doubles are held in a WebAssembly memory and their
+ * contiguous blocks go through the SIMD kernel (simd-blocks.ts, the same doubles bit for
+ * bit); below it a memory and an instance per fit cost more than they save.
+ */
+export const KERNEL_MIN_DOUBLES = 1 << 14;
+
+/** The SIMD kernel of each design columnMajor placed in a WebAssembly memory. */
+const KERNELS = new WeakMap<Float64Array, BlockKernel>();
 
 /**
  * out[i] = c + Σ_j z[j, row_i]·x[offset + j] for the block. Four columns per
@@ -23,6 +35,8 @@ export function blockScores(
   len: number,
   out: Float64Array,
 ): void {
+  const kernel = order || len === 0 ? undefined : KERNELS.get(z);
+  if (kernel) return kernel.scores(p, x, offset, c, start, len, out);
   out.fill(c, 0, len);
   let j = 0;
   for (; j + 3 < p; j += 4) {
@@ -63,6 +77,8 @@ export function blockGradient(
   g: Float64Array,
   offset: number,
 ): void {
+  const kernel = order || len === 0 ? undefined : KERNELS.get(z);
+  if (kernel) return kernel.gradient(p, r, start, len, g, offset);
   let j = 0;
   for (; j + 3 < p; j += 4) {
     const o0 = j * n;
@@ -160,10 +176,15 @@ export function symmetriseLower(h: Float64Array, size: number, scale: number): v
   }
 }
 
-/** Column-major n × p copy, (x − shift) / scale per column. */
+/**
+ * Column-major n × p copy, (x − shift) / scale per column; in a WebAssembly memory with its
+ * SIMD kernel when large enough and available (the doubles are the same either way).
+ */
 export function columnMajor(columns: readonly Float64Array[], n: number, shift: Float64Array, scale: Float64Array): Float64Array {
   const p = columns.length;
-  const out = new Float64Array(n * p);
+  const kernel = n * p >= KERNEL_MIN_DOUBLES ? createBlockKernel(n, p) : null;
+  const out = kernel ? kernel.z : new Float64Array(n * p);
+  if (kernel) KERNELS.set(out, kernel);
   for (let j = 0; j < p; j++) {
     const c = columns[j];
     const m = shift[j];
