@@ -5,7 +5,7 @@
  * loops of length p. `order` selects the rows of a mini-batch (a gather);
  * null means the contiguous rows start … start + len.
  */
-import { createBlockKernel, type BlockKernel } from "./simd-blocks.js";
+import { createBlockKernel, kernelBytes, type BlockKernel } from "./simd-blocks.js";
 
 export const BLOCK = 512;
 
@@ -18,6 +18,30 @@ export const KERNEL_MIN_DOUBLES = 1 << 14;
 
 /** The SIMD kernel of each design columnMajor placed in a WebAssembly memory. */
 const KERNELS = new WeakMap<Float64Array, BlockKernel>();
+
+/** Kernels made inside the current `reusingDesignMemory` call; null outside one. */
+let scoped: BlockKernel[] | null = null;
+/** The largest kernel of the last scope, whose memory the next large design reuses. */
+let spare: BlockKernel | null = null;
+/** A spare larger than this is let go rather than kept for the thread's lifetime. */
+const SPARE_MAX_BYTES = 256 * 2 ** 20;
+
+/**
+ * Runs `fit` letting the designs columnMajor makes inside it reuse the memory of the
+ * previous call's: a fresh 16 MB memory costs more to fault in than filling it. The caller
+ * vouches that nothing made inside `fit` holds a design after it returns; a design of an
+ * earlier call that is touched anyway throws (simd-blocks.ts detaches reused memory).
+ */
+export function reusingDesignMemory<T>(fit: () => T): T {
+  if (scoped) return fit();
+  scoped = [];
+  try {
+    return fit();
+  } finally {
+    for (const k of scoped) if (k.capacity <= SPARE_MAX_BYTES && (!spare || k.capacity > spare.capacity)) spare = k;
+    scoped = null;
+  }
+}
 
 /**
  * out[i] = c + Σ_j z[j, row_i]·x[offset + j] for the block. Four columns per
@@ -182,7 +206,13 @@ export function symmetriseLower(h: Float64Array, size: number, scale: number): v
  */
 export function columnMajor(columns: readonly Float64Array[], n: number, shift: Float64Array, scale: Float64Array): Float64Array {
   const p = columns.length;
-  const kernel = n * p >= KERNEL_MIN_DOUBLES ? createBlockKernel(n, p) : null;
+  let kernel: BlockKernel | null = null;
+  if (n * p >= KERNEL_MIN_DOUBLES) {
+    const recycled = scoped && spare && spare.capacity >= kernelBytes(n, p) ? spare : null;
+    if (recycled) spare = null;
+    kernel = createBlockKernel(n, p, recycled);
+    if (kernel) scoped?.push(kernel);
+  }
   const out = kernel ? kernel.z : new Float64Array(n * p);
   if (kernel) KERNELS.set(out, kernel);
   for (let j = 0; j < p; j++) {

@@ -16,7 +16,7 @@
  * (a row's two values are loaded into one vector), four pairs of columns a pass so that four
  * independent chains of adds hide their latency.
  */
-import { compileModule, F64, f64Load, f64Store, F64X2_ADD, F64X2_MUL, functionBody, get, I32, I32_ADD, I32_LT_U, I32_SHL, i32c, instantiate, memoryModule, set, simd, tee, V128, v128Load, v128Store, zero, ADD, MUL } from "../../data/wasm-bytes.js";
+import { compileModule, F64, type WasmMemory, f64Load, f64Store, F64X2_ADD, F64X2_MUL, functionBody, get, I32, I32_ADD, I32_LT_U, I32_SHL, i32c, instantiate, memoryModule, set, simd, tee, V128, v128Load, v128Store, zero, ADD, MUL } from "../../data/wasm-bytes.js";
 
 const BLOCK = [0x02, 0x40];
 const LOOP = [0x03, 0x40];
@@ -137,17 +137,42 @@ const SCRATCH_ROWS = 514;
 export interface BlockKernel {
   /** The design, column j at j·n; fill it in place. */
   readonly z: Float64Array;
+  /** Bytes of its memory, for reuse by a later design (`createBlockKernel`'s `recycled`). */
+  readonly capacity: number;
   scores(p: number, x: Float64Array, offset: number, c: number, start: number, len: number, out: Float64Array): void;
   gradient(p: number, r: Float64Array, start: number, len: number, g: Float64Array, offset: number): void;
 }
 
-export function createBlockKernel(n: number, p: number): BlockKernel | null {
-  if (!MODULE) return null;
+interface Instance {
+  memory: WasmMemory & { grow(pages: number): number };
+  exports: Record<string, unknown>;
+}
+const INSTANCES = new WeakMap<BlockKernel, Instance>();
+
+/** Bytes of memory a kernel for an n × p design needs. */
+export const kernelBytes = (n: number, p: number): number => layout(n, p).bytes;
+
+/** Bytes a kernel for an n × p design needs, and where its scratch starts. */
+function layout(n: number, p: number): { vecAt: number; rowsAt: number; bytes: number } {
   // The design, a spare double (the odd row's lane past the last column), then 16-byte aligned scratch.
-  const zBytes = 8 * n * p;
-  const vecAt = (zBytes + 8 + 15) & ~15;
+  const vecAt = (8 * n * p + 8 + 15) & ~15;
   const rowsAt = vecAt + 8 * (p + 2);
-  const instance = instantiate(MODULE, rowsAt + 8 * SCRATCH_ROWS);
+  return { vecAt, rowsAt, bytes: rowsAt + 8 * SCRATCH_ROWS };
+}
+
+/**
+ * A kernel for an n × p design, or null without WebAssembly SIMD (or beyond 2 GiB). With
+ * `recycled` large enough its memory is reused instead of a fresh one (whose pages the
+ * first fill of a large design spends most of its time faulting in); the memory is grown
+ * by 0 pages first, which detaches every view of it, so the recycled kernel's design and
+ * anything still holding it fail loudly rather than read the new design.
+ */
+export function createBlockKernel(n: number, p: number, recycled?: BlockKernel | null): BlockKernel | null {
+  if (!MODULE) return null;
+  const { vecAt, rowsAt, bytes } = layout(n, p);
+  let instance = recycled && recycled.capacity >= bytes ? INSTANCES.get(recycled) : undefined;
+  if (instance) instance.memory.grow(0);
+  else instance = (instantiate(MODULE, bytes) as Instance | null) ?? undefined;
   if (!instance) return null;
   const memory = new Float64Array(instance.memory.buffer);
   const z = memory.subarray(0, n * p);
@@ -155,8 +180,9 @@ export function createBlockKernel(n: number, p: number): BlockKernel | null {
   const rows = rowsAt / 8;
   const scores = instance.exports.scores as (z: number, colBytes: number, p: number, x: number, c: number, len: number, out: number) => void;
   const gradient = instance.exports.gradient as (z: number, colBytes: number, p: number, r: number, len: number, g: number) => void;
-  return {
+  const kernel: BlockKernel = {
     z,
+    capacity: memory.byteLength,
     scores(cols, x, offset, c, start, len, out) {
       memory.set(x.subarray(offset, offset + cols), vec);
       scores(8 * start, 8 * n, cols, vecAt, c, len, rowsAt);
@@ -169,4 +195,6 @@ export function createBlockKernel(n: number, p: number): BlockKernel | null {
       g.set(memory.subarray(vec, vec + cols), offset);
     },
   };
+  INSTANCES.set(kernel, instance);
+  return kernel;
 }

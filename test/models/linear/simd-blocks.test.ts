@@ -1,7 +1,7 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { createRng } from "../../../src/data/random.js";
-import { BLOCK, blockGradient, blockScores, columnMajor } from "../../../src/models/linear/blocks.js";
+import { BLOCK, blockGradient, blockScores, columnMajor, KERNEL_MIN_DOUBLES, reusingDesignMemory } from "../../../src/models/linear/blocks.js";
 import { createBlockKernel } from "../../../src/models/linear/simd-blocks.js";
 
 /** The same bytes: the kernel must reproduce the JavaScript loops exactly, not approximately. */
@@ -52,4 +52,27 @@ describe("WebAssembly SIMD block kernel", () => {
       }
     });
   }
+
+  test("a later fit's design reuses the memory of an earlier one, whose design is then detached, with the same doubles as a fresh one", () => {
+    const n = KERNEL_MIN_DOUBLES;
+    const rng = createRng(3);
+    const columns = [Float64Array.from({ length: n }, () => rng.normal()), Float64Array.from({ length: n }, () => rng.normal())];
+    const shift = Float64Array.of(0.5, -1);
+    const scale = Float64Array.of(2, 3);
+    const x = Float64Array.of(0.25, -0.75);
+    const scoresOf = (z: Float64Array) => {
+      const out = new Float64Array(BLOCK);
+      blockScores(z, n, 2, x, 0, 0.1, null, 1, BLOCK - 1, out);
+      return out;
+    };
+    const fresh = scoresOf(columnMajor(columns, n, shift, scale));
+    let first: Float64Array | null = null;
+    reusingDesignMemory(() => void (first = columnMajor(columns, n, shift, scale)));
+    const earlier = first! as Float64Array;
+    assert.equal(earlier.length, 2 * n);
+    const again = reusingDesignMemory(() => scoresOf(columnMajor(columns, n, shift, scale)));
+    assert.equal(earlier.length, 0, "the earlier design's view is detached");
+    assert.throws(() => scoresOf(earlier));
+    assertSameBits(again, fresh, "scores over reused memory");
+  });
 });
