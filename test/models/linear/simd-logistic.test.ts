@@ -2,7 +2,7 @@ import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { createRng } from "../../../src/data/random.js";
 import { BLOCK } from "../../../src/models/linear/blocks.js";
-import { createExpLog1p, EXP_LOG1P_MAX, EXP_LOG1P_MIN } from "../../../src/models/linear/simd-logistic.js";
+import { createLogisticTerms, EXP_LOG1P_MAX, EXP_LOG1P_MIN } from "../../../src/models/linear/simd-logistic.js";
 
 /** Doubles next to x (by bit pattern), for the range tests' edges. */
 function around(x: number, steps: number): number[] {
@@ -17,10 +17,10 @@ function around(x: number, steps: number): number[] {
 }
 const fromHighWord = (hi: number) => new Float64Array(new BigUint64Array([BigInt(hi) << 32n]).buffer)[0];
 
-describe("exp(−|s|) and log1p of it, two at a time", () => {
-  test("equal Math.exp and Math.log1p bit for bit over the kernel's range, its edges and beyond", () => {
+describe("the logistic loss terms, two rows at a time", () => {
+  test("equal the JavaScript expressions over Math.exp and Math.log1p bit for bit, over the kernel's range, its edges and beyond", () => {
     const rng = createRng(17);
-    const run = createExpLog1p(BLOCK);
+    const run = createLogisticTerms(BLOCK);
     const special = [
       // fdlibm's range tests: exp at ln2/2 and 1.5·ln2 and 2^-28; log1p's at e = 0x3fda827a…, 2^-29, 2^-54 (−log of them).
       ...[0x3fd62e42, 0x3fd62e43, 0x3ff0a2b1, 0x3ff0a2b2].flatMap((h) => around(fromHighWord(h), 3)),
@@ -33,8 +33,8 @@ describe("exp(−|s|) and log1p of it, two at a time", () => {
       0, -0, 1e-300, 5e-5, 708.5, 745, 800, Infinity, -Infinity, NaN,
     ];
     const s = new Float64Array(BLOCK);
-    const e = new Float64Array(BLOCK);
-    const l = new Float64Array(BLOCK);
+    const prob = new Float64Array(BLOCK);
+    const term = new Float64Array(BLOCK);
     let checked = 0;
     for (let round = 0; round < 1000; round++) {
       const len = round === 0 ? special.length : 1 + (round % BLOCK);
@@ -43,11 +43,15 @@ describe("exp(−|s|) and log1p of it, two at a time", () => {
         const a = round === 0 ? special[i] : kind === 0 ? Math.exp(Math.log(EXP_LOG1P_MIN) + rng.next() * Math.log(EXP_LOG1P_MAX / EXP_LOG1P_MIN)) : kind === 1 ? 3 * rng.next() : 40 * rng.next();
         s[i] = rng.next() < 0.5 ? a : -a;
       }
-      run(s, len, e, l);
+      run(s, len, prob, term);
       for (let i = 0; i < len; i++) {
-        const want = Math.exp(-Math.abs(s[i]));
-        assert.ok(Object.is(e[i], want), `exp(−|${s[i]}|): ${e[i]} vs ${want}`);
-        assert.ok(Object.is(l[i], Math.log1p(want)), `log1p(exp(−|${s[i]}|)): ${l[i]} vs ${Math.log1p(want)}`);
+        // logistic-loss.ts's expressions before the kernel.
+        const si = s[i];
+        const e = Math.exp(-Math.abs(si));
+        const wantProb = si >= 0 ? 1 / (1 + e) : e / (1 + e);
+        const wantTerm = (si > 0 ? si : 0) + Math.log1p(e);
+        assert.ok(Object.is(prob[i], wantProb), `σ(${si}): ${prob[i]} vs ${wantProb}`);
+        assert.ok(Object.is(term[i], wantTerm), `term(${si}): ${term[i]} vs ${wantTerm}`);
         checked++;
       }
     }
