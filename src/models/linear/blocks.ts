@@ -24,7 +24,7 @@ let scoped: BlockKernel[] | null = null;
 /** The largest kernel of the last scope, whose memory the next large design reuses. */
 let spare: BlockKernel | null = null;
 /** A spare larger than this is let go rather than kept for the thread's lifetime. */
-const SPARE_MAX_BYTES = 256 * 2 ** 20;
+const SPARE_MAX_BYTES = 64 * 2 ** 20;
 
 /**
  * Runs `fit` letting the designs columnMajor makes inside it reuse the memory of the
