@@ -49,15 +49,20 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-function timed<T>(fn: () => T, repeats = REPEATS): { ms: number; result: T } {
+/** Median wall and CPU (user + system, this process) milliseconds of `repeats` fits after a warm-up. */
+function timed<T>(fn: () => T, repeats = REPEATS): { ms: number; cpuMs: number; result: T } {
   let result = fn();
   const times: number[] = [];
+  const cpu: number[] = [];
   for (let r = 0; r < repeats; r++) {
     const t = performance.now();
+    const c = process.cpuUsage();
     result = fn();
+    const used = process.cpuUsage(c);
+    cpu.push((used.user + used.system) / 1000);
     times.push(performance.now() - t);
   }
-  return { ms: median(times), result };
+  return { ms: median(times), cpuMs: median(cpu), result };
 }
 
 function accuracyOf(labels: ArrayLike<number>, y: Float64Array): number {
@@ -77,6 +82,7 @@ async function importPeer(name: string): Promise<unknown> {
 }
 
 async function main(): Promise<void> {
+  const startLoad = loadavg().map((v) => v.toFixed(1)).join(" ");
   const rng = createRng(2026);
   const beta = Float64Array.from({ length: P }, () => rng.normal());
   const train = makeData(N, rng, beta);
@@ -128,6 +134,8 @@ async function main(): Promise<void> {
       ...pair(log.ms, "logistic_regression_ms"),
       `test accuracy ${logAcc.toFixed(4)} vs ${sk.logistic_regression_test_accuracy.toFixed(4)}; iterations ${log.result.diagnostics.iterations} vs ${sk.logistic_regression_iterations}`,
     ],
+    ["CPU ms: linear_regression", lr.cpuMs.toFixed(1), `${sk.linear_regression_cpu_ms.toFixed(1)} / ${sk1.linear_regression_cpu_ms.toFixed(1)}`, `${(lr.cpuMs / sk.linear_regression_cpu_ms).toFixed(2)} / ${(lr.cpuMs / sk1.linear_regression_cpu_ms).toFixed(2)}`, "process CPU time (user + system), median"],
+    ["CPU ms: logistic_regression", log.cpuMs.toFixed(1), `${sk.logistic_regression_cpu_ms.toFixed(1)} / ${sk1.logistic_regression_cpu_ms.toFixed(1)}`, `${(log.cpuMs / sk.logistic_regression_cpu_ms).toFixed(2)} / ${(log.cpuMs / sk1.logistic_regression_cpu_ms).toFixed(2)}`, "process CPU time (user + system), median"],
   ];
 
   const mlr = (await importPeer("ml-regression")) as { MultivariateLinearRegression?: new (x: number[][], y: number[][], o: object) => unknown } | null;
@@ -157,6 +165,7 @@ async function main(): Promise<void> {
   }
 
   console.log(`machine: ${cpus()[0]?.model ?? "?"} × ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, scikit-learn ${sk.sklearn}, numpy ${sk.numpy}`);
+  console.log(`load average at the start ${startLoad}`);
   console.log(`data: ${N} × ${P} train, ${N_TEST} test; median of ${REPEATS} fits after a warm-up; load average at the end ${loadavg().map((v) => v.toFixed(1)).join(" ")}\n`);
   console.log("| fit | xigua / peer ms | scikit-learn ms (default threads / 1 thread) | ratio (default / 1 thread) | notes |\n|---|---|---|---|---|");
   for (const r of rows) console.log(`| ${r.join(" | ")} |`);

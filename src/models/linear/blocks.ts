@@ -5,7 +5,43 @@
  * loops of length p. `order` selects the rows of a mini-batch (a gather);
  * null means the contiguous rows start … start + len.
  */
+import { createBlockKernel, kernelBytes, type BlockKernel } from "./simd-blocks.js";
+
 export const BLOCK = 512;
+
+/**
+ * Designs of at least this many doubles are held in a WebAssembly memory and their
+ * contiguous blocks go through the SIMD kernel (simd-blocks.ts, the same doubles bit for
+ * bit); below it a memory and an instance per fit cost more than they save.
+ */
+export const KERNEL_MIN_DOUBLES = 1 << 14;
+
+/** The SIMD kernel of each design columnMajor placed in a WebAssembly memory. */
+const KERNELS = new WeakMap<Float64Array, BlockKernel>();
+
+/** Kernels made inside the current `reusingDesignMemory` call; null outside one. */
+let scoped: BlockKernel[] | null = null;
+/** The largest kernel of the last scope, whose memory the next large design reuses. */
+let spare: BlockKernel | null = null;
+/** A spare larger than this is let go rather than kept for the thread's lifetime. */
+const SPARE_MAX_BYTES = 64 * 2 ** 20;
+
+/**
+ * Runs `fit` letting the designs columnMajor makes inside it reuse the memory of the
+ * previous call's: a fresh 16 MB memory costs more to fault in than filling it. The caller
+ * vouches that nothing made inside `fit` holds a design after it returns; a design of an
+ * earlier call that is touched anyway throws (simd-blocks.ts detaches reused memory).
+ */
+export function reusingDesignMemory<T>(fit: () => T): T {
+  if (scoped) return fit();
+  scoped = [];
+  try {
+    return fit();
+  } finally {
+    for (const k of scoped) if (k.capacity <= SPARE_MAX_BYTES && (!spare || k.capacity > spare.capacity)) spare = k;
+    scoped = null;
+  }
+}
 
 /**
  * out[i] = c + Σ_j z[j, row_i]·x[offset + j] for the block. Four columns per
@@ -23,6 +59,8 @@ export function blockScores(
   len: number,
   out: Float64Array,
 ): void {
+  const kernel = order || len === 0 ? undefined : KERNELS.get(z);
+  if (kernel) return kernel.scores(p, x, offset, c, start, len, out);
   out.fill(c, 0, len);
   let j = 0;
   for (; j + 3 < p; j += 4) {
@@ -63,6 +101,8 @@ export function blockGradient(
   g: Float64Array,
   offset: number,
 ): void {
+  const kernel = order || len === 0 ? undefined : KERNELS.get(z);
+  if (kernel) return kernel.gradient(p, r, start, len, g, offset);
   let j = 0;
   for (; j + 3 < p; j += 4) {
     const o0 = j * n;
@@ -160,10 +200,21 @@ export function symmetriseLower(h: Float64Array, size: number, scale: number): v
   }
 }
 
-/** Column-major n × p copy, (x − shift) / scale per column. */
+/**
+ * Column-major n × p copy, (x − shift) / scale per column; in a WebAssembly memory with its
+ * SIMD kernel when large enough and available (the doubles are the same either way).
+ */
 export function columnMajor(columns: readonly Float64Array[], n: number, shift: Float64Array, scale: Float64Array): Float64Array {
   const p = columns.length;
-  const out = new Float64Array(n * p);
+  let kernel: BlockKernel | null = null;
+  if (n * p >= KERNEL_MIN_DOUBLES) {
+    const recycled = scoped && spare && spare.capacity >= kernelBytes(n, p) ? spare : null;
+    if (recycled) spare = null;
+    kernel = createBlockKernel(n, p, recycled);
+    if (kernel) scoped?.push(kernel);
+  }
+  const out = kernel ? kernel.z : new Float64Array(n * p);
+  if (kernel) KERNELS.set(out, kernel);
   for (let j = 0; j < p; j++) {
     const c = columns[j];
     const m = shift[j];

@@ -10,6 +10,7 @@
 import { UnusableInputError, type FitContext, type TrainingSet } from "../contract.js";
 import { minimize } from "../optim/minimize.js";
 import { FIRST_ORDER_METHODS } from "../optim/types.js";
+import { reusingDesignMemory } from "./blocks.js";
 import { classificationTarget, classWeights, rowWeights } from "./classification.js";
 import { checkWeights, numericDesign } from "./design.js";
 import type { ClassifierKind, ClassifierState } from "./linear-state.js";
@@ -30,6 +31,11 @@ export type LogisticSettings = PenalisedSettings & {
  * gd continues exactly; the classes and the binary / multinomial kind are the state's.
  */
 export function fitLogistic(train: TrainingSet, algorithm: string, settings: LogisticSettings, ctx: FitContext, start?: ClassifierState): ClassifierState {
+  // The standardised design lives only inside the fit (the state holds fresh arrays), so its memory can serve the next fit's.
+  return reusingDesignMemory(() => fitInScope(train, algorithm, settings, ctx, start));
+}
+
+function fitInScope(train: TrainingSet, algorithm: string, settings: LogisticSettings, ctx: FitContext, start?: ClassifierState): ClassifierState {
   const design = numericDesign(train.X, algorithm);
   const { y, classes } = classificationTarget(train, algorithm);
   if (start) checkContinuation(start, design.names, classes, settings.solver, algorithm);

@@ -11,6 +11,7 @@
 import type { Objective } from "../optim/objective.js";
 import { BLOCK, accumulateWeightedGram, symmetriseLower, addRidge } from "./blocks.js";
 import type { LinearFeatures } from "./features.js";
+import { createLogisticTerms } from "./simd-logistic.js";
 
 interface LossOptions {
   fitIntercept: boolean;
@@ -35,6 +36,9 @@ export function binaryLogisticLoss(features: LinearFeatures, y: Float64Array, op
   const size = p + (fitIntercept ? 1 : 0);
   const total = totalWeight(n, weights);
   const s = new Float64Array(BLOCK);
+  const prob = new Float64Array(BLOCK);
+  const term = new Float64Array(BLOCK);
+  const logisticTerms = createLogisticTerms(BLOCK);
 
   const accumulate = (x: Float64Array, g: Float64Array, order: Int32Array | null, start: number, end: number): number => {
     g.fill(0);
@@ -45,14 +49,13 @@ export function binaryLogisticLoss(features: LinearFeatures, y: Float64Array, op
     for (let bs = start; bs < end; bs += BLOCK) {
       const len = Math.min(BLOCK, end - bs);
       features.scores(x, 0, c, order, bs, len, s);
+      // One exponential per row serves both the loss and the probability (simd-logistic.ts).
+      logisticTerms(s, len, prob, term);
       for (let i = 0; i < len; i++) {
         const row = order ? order[bs + i] : bs + i;
         const w = weights ? weights[row] : 1;
-        const si = s[i];
-        // One exponential serves both the loss and the probability: e = e^{−|s|}.
-        const e = Math.exp(-Math.abs(si));
-        loss += w * ((si > 0 ? si : 0) + Math.log1p(e) - y[row] * si);
-        const r = w * ((si >= 0 ? 1 / (1 + e) : e / (1 + e)) - y[row]);
+        loss += w * (term[i] - y[row] * s[i]);
+        const r = w * (prob[i] - y[row]);
         wsum += w;
         s[i] = r;
         gc += r;
