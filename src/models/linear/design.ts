@@ -4,6 +4,7 @@
  * NaN here is a wiring error reported as unusable input, never silently coerced.
  */
 import type { Frame } from "../../data/frame.js";
+import { indicatorRows, isRegisteredIndicator } from "../../data/indicator-columns.js";
 import { UnusableInputError } from "../contract.js";
 
 export interface Design {
@@ -16,8 +17,11 @@ export interface Design {
 export function numericDesign(X: Frame, algorithm: string): Design {
   const columns = X.columns.map((c) => {
     if (c.type !== "numeric") throw new UnusableInputError(`${algorithm} takes numeric features only; ${c.name} is categorical (one-hot encode it)`);
-    for (let i = 0; i < c.values.length; i++) {
-      if (Number.isNaN(c.values[i])) throw new UnusableInputError(`${algorithm} cannot take missing values; ${c.name} has some (impute them)`);
+    const values = c.values;
+    // one_hot's columns are 0/1 by construction: no need to read their n cells per level.
+    if (!isRegisteredIndicator(values)) for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (v !== v) throw new UnusableInputError(`${algorithm} cannot take missing values; ${c.name} has some (impute them)`);
     }
     return c.values;
   });
@@ -28,8 +32,10 @@ export function numericDesign(X: Frame, algorithm: string): Design {
 
 /** The columns a fitted model was trained on, by name, in its order. */
 export function fittedColumns(X: Frame, features: readonly string[], algorithm: string): Float64Array[] {
+  // By name through a map: hundreds of one-hot columns would make a find per feature quadratic.
+  const byName = new Map(X.columns.map((col) => [col.name, col]));
   return features.map((name) => {
-    const c = X.columns.find((col) => col.name === name);
+    const c = byName.get(name);
     if (!c) throw new UnusableInputError(`${algorithm}: missing feature ${name}`);
     if (c.type !== "numeric") throw new UnusableInputError(`${algorithm}: feature ${name} must be numeric`);
     return c.values;
@@ -61,7 +67,14 @@ export function moments(columns: readonly Float64Array[], n: number, weights?: F
     const k = n > 0 ? c[0] : 0;
     let s1 = 0;
     let s2 = 0;
-    if (weights) {
+    const ones = weights ? null : indicatorRows(c);
+    if (ones) {
+      // A 0/1 column: every term c_i − k is 0, 1 or −1, so both sums are integers the
+      // loop below would also reach exactly, whatever its order.
+      const differing = k === 0 ? ones.length : n - ones.length;
+      s1 = k === 0 ? differing : -differing;
+      s2 = differing;
+    } else if (weights) {
       for (let i = 0; i < n; i++) {
         const d = c[i] - k;
         const wd = weights[i] * d;
