@@ -16,6 +16,7 @@
 import { z } from "zod";
 import { DataError } from "../errors.js";
 import { MISSING_CODE, type Column } from "../frame.js";
+import { registerIndicators } from "../indicator-columns.js";
 import { expectColumn, pickColumns, replaceColumns, replacePlannedChecked, targetColumns, type PlannedColumn, type Transform } from "./transform.js";
 
 const STEP = "one_hot";
@@ -157,12 +158,17 @@ export const oneHot: Transform<OneHotSpec, OneHotFitted> = {
       const translate = Int32Array.from(c.levels, (level) => position.get(level) ?? unknown);
       const names = outputNames(f);
       const outputs = names.map((): Float64Array => new Float64Array(frame.rowCount));
+      const levelOf = new Int32Array(frame.rowCount).fill(-1);
       for (let i = 0; i < frame.rowCount; i++) {
         const code = c.codes[i];
         if (code === MISSING_CODE) continue;
         const k = translate[code];
-        if (k >= 0) outputs[k][i] = 1;
+        if (k >= 0) {
+          outputs[k][i] = 1;
+          levelOf[i] = k;
+        }
       }
+      registerIndicators(levelOf, outputs);
       replacements.set(
         f.name,
         names.map((name, k): Column => ({ type: "numeric", name, values: outputs[k] })),

@@ -4,6 +4,7 @@
  * NaN here is a wiring error reported as unusable input, never silently coerced.
  */
 import type { Frame } from "../../data/frame.js";
+import { indicatorRows, isRegisteredIndicator } from "../../data/indicator-columns.js";
 import { UnusableInputError } from "../contract.js";
 
 export interface Design {
@@ -17,7 +18,8 @@ export function numericDesign(X: Frame, algorithm: string): Design {
   const columns = X.columns.map((c) => {
     if (c.type !== "numeric") throw new UnusableInputError(`${algorithm} takes numeric features only; ${c.name} is categorical (one-hot encode it)`);
     const values = c.values;
-    if (hasNaN(values)) throw new UnusableInputError(`${algorithm} cannot take missing values; ${c.name} has some (impute them)`);
+    // one_hot's columns are 0/1 by construction: no need to read their n cells per level.
+    if (!isRegisteredIndicator(values) && hasNaN(values)) throw new UnusableInputError(`${algorithm} cannot take missing values; ${c.name} has some (impute them)`);
     return values;
   });
   if (columns.length === 0) throw new UnusableInputError(`${algorithm} needs at least one feature`);
@@ -33,8 +35,10 @@ function hasNaN(values: Float64Array): boolean {
 
 /** The columns a fitted model was trained on, by name, in its order. */
 export function fittedColumns(X: Frame, features: readonly string[], algorithm: string): Float64Array[] {
+  // By name through a map: hundreds of one-hot columns would make a find per feature quadratic.
+  const byName = new Map(X.columns.map((col) => [col.name, col]));
   return features.map((name) => {
-    const c = X.columns.find((col) => col.name === name);
+    const c = byName.get(name);
     if (!c) throw new UnusableInputError(`${algorithm}: missing feature ${name}`);
     if (c.type !== "numeric") throw new UnusableInputError(`${algorithm}: feature ${name} must be numeric`);
     return c.values;
@@ -68,10 +72,25 @@ export function moments(columns: readonly Float64Array[], n: number, weights?: F
     mean[j] = k + m1;
     std[j] = Math.sqrt(Math.max(0, s2 / total - m1 * m1));
   };
-  let j = 0;
-  for (; j + 1 < p; j += 2) {
-    const a = columns[j];
-    const b = columns[j + 1];
+  // one_hot's 0/1 columns (unweighted) from their counts: every term c_i − k is 0, 1 or −1, so
+  // both sums are integers the loops below would also reach exactly, whatever their order.
+  const scanned: number[] = [];
+  for (let c = 0; c < p; c++) {
+    const ones = weights ? null : indicatorRows(columns[c]);
+    if (!ones) {
+      scanned.push(c);
+      continue;
+    }
+    const k = n > 0 ? columns[c][0] : 0;
+    const differing = k === 0 ? ones.length : n - ones.length;
+    finish(c, k, k === 0 ? differing : -differing, differing);
+  }
+  let q = 0;
+  for (; q + 1 < scanned.length; q += 2) {
+    const ja = scanned[q];
+    const jb = scanned[q + 1];
+    const a = columns[ja];
+    const b = columns[jb];
     const ka = n > 0 ? a[0] : 0;
     const kb = n > 0 ? b[0] : 0;
     let a1 = 0;
@@ -100,10 +119,11 @@ export function moments(columns: readonly Float64Array[], n: number, weights?: F
         b2 += db * db;
       }
     }
-    finish(j, ka, a1, a2);
-    finish(j + 1, kb, b1, b2);
+    finish(ja, ka, a1, a2);
+    finish(jb, kb, b1, b2);
   }
-  if (j < p) {
+  if (q < scanned.length) {
+    const j = scanned[q];
     const c = columns[j];
     const k = n > 0 ? c[0] : 0;
     let s1 = 0;

@@ -9,6 +9,8 @@
  * columns are read the same way and give the same model.
  */
 
+import { indicatorRows } from "../../data/indicator-columns.js";
+
 export interface IndicatorGroup {
   /** The design columns of the block, in design order: level k is design column columns[k]. */
   readonly columns: Int32Array;
@@ -25,9 +27,22 @@ export interface Layout {
 /** Blocks narrower than this stay dense: a dense column or two costs no more than the gather. */
 export const MIN_GROUP_COLUMNS = 3;
 
-function isIndicator(c: Float64Array): boolean {
-  for (let i = 0; i < c.length; i++) if (c[i] !== 0 && c[i] !== 1) return false;
-  return true;
+/**
+ * Rows holding a 1 in c, ascending, or null when c is not a 0/1 column. A column
+ * one_hot wrote is read from its block's codes (data/indicator-columns.ts); any
+ * other is scanned once into `scratch`. Either way the overlap test and the codes
+ * then cost only the column's non-zeros.
+ */
+function onesOf(c: Float64Array, n: number, scratch: Int32Array): Int32Array | null {
+  const known = c.length === n ? indicatorRows(c) : null;
+  if (known) return known;
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    const v = c[i];
+    if (v === 1) scratch[m++] = i;
+    else if (v !== 0) return null;
+  }
+  return scratch.subarray(0, m);
 }
 
 export function indicatorLayout(columns: readonly Float64Array[], n: number, minColumns = MIN_GROUP_COLUMNS): Layout {
@@ -45,17 +60,19 @@ export function indicatorLayout(columns: readonly Float64Array[], n: number, min
     }
     members = [];
   };
+  const scratch = new Int32Array(n);
   columns.forEach((c, j) => {
-    if (!isIndicator(c)) {
+    const rows = onesOf(c, n, scratch);
+    if (!rows) {
       close();
       dense.push(j);
       return;
     }
     let overlaps = false;
-    for (let i = 0; i < n && !overlaps; i++) overlaps = c[i] === 1 && codes[i] >= 0;
+    for (let t = 0; t < rows.length && !overlaps; t++) overlaps = codes[rows[t]] >= 0;
     if (overlaps) close();
     const k = members.length;
-    for (let i = 0; i < n; i++) if (c[i] === 1) codes[i] = k;
+    for (let t = 0; t < rows.length; t++) codes[rows[t]] = k;
     members.push(j);
   });
   close();

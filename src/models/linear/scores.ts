@@ -2,6 +2,7 @@
  * Linear scores and their link functions. Column-outer loops read each feature
  * column once and allocate nothing per row.
  */
+import { indicatorRows } from "../../data/indicator-columns.js";
 import type { ClassifierKind } from "./linear-state.js";
 
 /** n × rows matrix (row-major) of intercept[r] + Σ_j coef[r, j]·x_j. */
@@ -12,12 +13,31 @@ export function linearScores(columns: readonly Float64Array[], n: number, coef: 
     const b = typeof intercept === "number" ? intercept : intercept[r];
     for (let i = 0, k = r; i < n; i++, k += rows) out[k] = b;
   }
+  // With several score rows, a mostly-zero column (a one-hot level) is read once for its
+  // non-zero rows and only those are updated per score row: a 540-level block costs its
+  // non-zeros, not 540 full columns per class. A skipped row would only have gained w·0.
+  const nonZero = rows > 1 ? new Int32Array(n) : null;
   for (let j = 0; j < p; j++) {
     const c = columns[j];
+    const ones = c.length === n ? indicatorRows(c) : null;
+    if (ones) {
+      // A one_hot column: w·1 on its rows, w·0 (nothing) elsewhere.
+      for (let r = 0; r < rows; r++) {
+        const w = coef[r * p + j];
+        if (w !== 0) for (let t = 0; t < ones.length; t++) out[ones[t] * rows + r] += w;
+      }
+      continue;
+    }
+    let m = n;
+    if (nonZero) {
+      m = 0;
+      for (let i = 0; i < n; i++) if (c[i] !== 0) nonZero[m++] = i;
+    }
     for (let r = 0; r < rows; r++) {
       const w = coef[r * p + j];
       if (w === 0) continue;
-      for (let i = 0, k = r; i < n; i++, k += rows) out[k] += w * c[i];
+      if (nonZero && 2 * m < n) for (let t = 0; t < m; t++) out[nonZero[t] * rows + r] += w * c[nonZero[t]];
+      else for (let i = 0, k = r; i < n; i++, k += rows) out[k] += w * c[i];
     }
   }
   return out;
