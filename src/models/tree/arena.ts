@@ -165,6 +165,64 @@ export function makeArena(
   };
 }
 
+/**
+ * The arena of one branch of a split with missing values (partition.ts copyWithMissing):
+ * `slots` are the parent slots the branch keeps, in the parent's `members` order, and
+ * `map` sends a parent slot to its child slot (-1: not in the branch). Everything is read
+ * from the parent in list order — each child list is the parent's range of the same list,
+ * filtered — so nothing is sorted and no value is looked up by row. The child takes the
+ * parent's scratch (mark, side, tmp): a split uses it only while it runs, and a child has
+ * no more slots than its parent.
+ */
+export function childArena(parent: Arena, start: number, end: number, slots: Int32Array, w: Float64Array, share: Float64Array, map: Int32Array): Arena {
+  const m = slots.length;
+  const members = new Int32Array(m);
+  const rows = new Int32Array(m);
+  for (let i = 0; i < m; i++) {
+    members[i] = i;
+    rows[i] = parent.rows[slots[i]];
+  }
+  const yc = parent.yc ? new Int32Array(m) : null;
+  const yr = parent.yr ? new Float64Array(m) : null;
+  if (yc) for (let i = 0; i < m; i++) yc[i] = (parent.yc as Int32Array)[slots[i]];
+  if (yr) for (let i = 0; i < m; i++) yr[i] = (parent.yr as Float64Array)[slots[i]];
+  const d = parent.sorted.length;
+  const sorted: (Int32Array | null)[] = new Array<Int32Array | null>(d).fill(null);
+  const sortedValues: (Float64Array | null)[] = new Array<Float64Array | null>(d).fill(null);
+  const sortedClass: (Int32Array | null)[] = new Array<Int32Array | null>(d).fill(null);
+  const sortedTarget: (Float64Array | null)[] = new Array<Float64Array | null>(d).fill(null);
+  for (let f = 0; f < d; f++) {
+    const list = parent.sorted[f];
+    if (!list) continue;
+    const pv = parent.sortedValues[f] as Float64Array;
+    const pc = parent.sortedClass[f];
+    const pt = parent.sortedTarget[f];
+    const out = new Int32Array(m);
+    const sv = new Float64Array(m);
+    const sc = pc ? new Int32Array(m) : null;
+    const st = pt ? new Float64Array(m) : null;
+    let k = 0;
+    for (let i = start; i < end; i++) {
+      const j = map[list[i]];
+      if (j < 0) continue;
+      out[k] = j;
+      sv[k] = pv[i];
+      if (sc) sc[k] = (pc as Int32Array)[i];
+      if (st) st[k] = (pt as Float64Array)[i];
+      k++;
+    }
+    sorted[f] = out;
+    sortedValues[f] = sv;
+    sortedClass[f] = sc;
+    sortedTarget[f] = st;
+  }
+  let unitWeights = true;
+  for (let i = 0; i < m && unitWeights; i++) unitWeights = w[i] === 1;
+  let wholeRows = true;
+  for (let i = 0; i < m && wholeRows; i++) wholeRows = share[i] === 1;
+  return { rows, w, share, wholeRows, yc, yr, members, sorted, sortedValues, sortedClass, sortedTarget, unitWeights, mark: parent.mark, side: parent.side, tmp: parent.tmp };
+}
+
 function ones(m: number): Float64Array {
   const a = new Float64Array(m);
   for (let i = 0; i < m; i++) a[i] = 1;
