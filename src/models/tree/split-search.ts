@@ -365,18 +365,36 @@ export class SplitSearch {
     // One pass over the node's rows; only the levels present are touched (and cleared after),
     // so a node costs its rows plus its levels, not the column's level count.
     let np = 0;
-    const { rows, w, members } = arena;
-    for (let i = start; i < end; i++) {
-      const s = members[i];
-      const c = codes[rows[s]];
-      if (c < 0) {
-        this.addSlot(miss, 0, arena, s);
-        missW += w[s];
-      } else {
-        if (levelN[c] === 0) seen[np++] = c;
-        this.addSlot(levelStats, c * S, arena, s);
-        levelW[c] += w[s];
-        levelN[c]++;
+    const { rows, w, members, yc } = arena;
+    if (yc) {
+      // Classification, the addSlot of the loop below written out: this pass runs for every categorical feature at every node.
+      for (let i = start; i < end; i++) {
+        const s = members[i];
+        const c = codes[rows[s]];
+        const ws = w[s];
+        if (c < 0) {
+          miss[yc[s]] += ws;
+          missW += ws;
+        } else {
+          if (levelN[c] === 0) seen[np++] = c;
+          levelStats[c * S + yc[s]] += ws;
+          levelW[c] += ws;
+          levelN[c]++;
+        }
+      }
+    } else {
+      for (let i = start; i < end; i++) {
+        const s = members[i];
+        const c = codes[rows[s]];
+        if (c < 0) {
+          this.addSlot(miss, 0, arena, s);
+          missW += w[s];
+        } else {
+          if (levelN[c] === 0) seen[np++] = c;
+          this.addSlot(levelStats, c * S, arena, s);
+          levelW[c] += w[s];
+          levelN[c]++;
+        }
       }
     }
     const present = seen.subarray(0, np).sort();
