@@ -30,7 +30,10 @@ export interface Arena {
   readonly yc: Int32Array | null;
   readonly yr: Float64Array | null;
   readonly members: Int32Array;
-  /** Per feature: slots sorted by value, NaN last (numeric features only). */
+  /**
+   * Per feature: slots sorted by value, NaN last (numeric features only; null too in a
+   * missing-value child where the feature has fewer than two different known values, see childArena).
+   */
   readonly sorted: (Int32Array | null)[];
   /** The values of `sorted`, position by position: scans read memory in order instead of jumping through rows. */
   readonly sortedValues: (Float64Array | null)[];
@@ -176,31 +179,61 @@ export function makeArena(
  */
 export function childArena(parent: Arena, start: number, end: number, slots: Int32Array, w: Float64Array, share: Float64Array, map: Int32Array): Arena {
   const m = slots.length;
-  const members = new Int32Array(m);
-  const rows = new Int32Array(m);
+  const d = parent.sorted.length;
+  // Every list of the child in one buffer: thousands of children per fit, and one allocation
+  // each (instead of one per list) is what the collector and the allocator notice.
+  const live = new Uint8Array(d);
+  let lists = 0;
+  for (let f = 0; f < d; f++) {
+    const list = parent.sorted[f];
+    if (list && canCut(list, parent.sortedValues[f] as Float64Array, start, end, map)) {
+      live[f] = 1;
+      lists++;
+    }
+  }
+  const f64 = (parent.yr ? 1 : 0) + lists * (parent.yr ? 2 : 1);
+  const i32 = 2 + (parent.yc ? 1 : 0) + lists * (parent.yc ? 2 : 1);
+  const buffer = new ArrayBuffer(m * (8 * f64 + 4 * i32));
+  let at = 0;
+  const f64View = (): Float64Array => {
+    const v = new Float64Array(buffer, at, m);
+    at += 8 * m;
+    return v;
+  };
+  const i32View = (): Int32Array => {
+    const v = new Int32Array(buffer, at, m);
+    at += 4 * m;
+    return v;
+  };
+  const yr = parent.yr ? f64View() : null;
+  const sortedValuesOf = Array.from({ length: lists }, f64View);
+  const sortedTargetOf = parent.yr ? Array.from({ length: lists }, f64View) : null;
+  const members = i32View();
+  const rows = i32View();
+  const yc = parent.yc ? i32View() : null;
+  const sortedOf = Array.from({ length: lists }, i32View);
+  const sortedClassOf = parent.yc ? Array.from({ length: lists }, i32View) : null;
   for (let i = 0; i < m; i++) {
     members[i] = i;
     rows[i] = parent.rows[slots[i]];
   }
-  const yc = parent.yc ? new Int32Array(m) : null;
-  const yr = parent.yr ? new Float64Array(m) : null;
   if (yc) for (let i = 0; i < m; i++) yc[i] = (parent.yc as Int32Array)[slots[i]];
   if (yr) for (let i = 0; i < m; i++) yr[i] = (parent.yr as Float64Array)[slots[i]];
-  const d = parent.sorted.length;
   const sorted: (Int32Array | null)[] = new Array<Int32Array | null>(d).fill(null);
   const sortedValues: (Float64Array | null)[] = new Array<Float64Array | null>(d).fill(null);
   const sortedClass: (Int32Array | null)[] = new Array<Int32Array | null>(d).fill(null);
   const sortedTarget: (Float64Array | null)[] = new Array<Float64Array | null>(d).fill(null);
-  for (let f = 0; f < d; f++) {
+  for (let f = 0, q = 0; f < d; f++) {
     const list = parent.sorted[f];
-    if (!list) continue;
+    if (!list || !live[f]) continue;
     const pv = parent.sortedValues[f] as Float64Array;
     const pc = parent.sortedClass[f];
     const pt = parent.sortedTarget[f];
-    const out = new Int32Array(m);
-    const sv = new Float64Array(m);
-    const sc = pc ? new Int32Array(m) : null;
-    const st = pt ? new Float64Array(m) : null;
+    const out = sortedOf[q];
+    const sv = sortedValuesOf[q];
+    const sc = sortedClassOf ? sortedClassOf[q] : null;
+    const st = sortedTargetOf ? sortedTargetOf[q] : null;
+    q++;
     let k = 0;
     for (let i = start; i < end; i++) {
       const j = map[list[i]];
@@ -221,6 +254,20 @@ export function childArena(parent: Arena, start: number, end: number, slots: Int
   let wholeRows = true;
   for (let i = 0; i < m && wholeRows; i++) wholeRows = share[i] === 1;
   return { rows, w, share, wholeRows, yc, yr, members, sorted, sortedValues, sortedClass, sortedTarget, unitWeights, mark: parent.mark, side: parent.side, tmp: parent.tmp };
+}
+
+/**
+ * Whether the branch's slots (map ≥ 0) have two different known values of a feature, read
+ * from the ends of the parent's sorted range (ascending, missing last). Where they have not,
+ * no node of the branch's subtree can cut on the feature (the scan finds no threshold between
+ * equal values, nor in fewer than two), so the child keeps no list for it: `sorted[f]` null.
+ */
+function canCut(list: Int32Array, values: Float64Array, start: number, end: number, map: Int32Array): boolean {
+  let lo = start;
+  while (lo < end && map[list[lo]] < 0) lo++;
+  let hi = end - 1;
+  while (hi >= lo && (map[list[hi]] < 0 || values[hi] !== values[hi])) hi--;
+  return hi > lo && values[lo] !== values[hi];
 }
 
 function ones(m: number): Float64Array {

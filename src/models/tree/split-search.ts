@@ -146,7 +146,8 @@ export class SplitSearch {
 
   private numeric(range: NodeRange, f: number, nodeStats: Float64Array, nodeW: number, nodeImpurity: number): Candidate | null {
     const { arena, start, end } = range;
-    const list = arena.sorted[f] as Int32Array;
+    const list = arena.sorted[f];
+    if (!list) return null; // no threshold anywhere below (arena.ts childArena)
     const values = arena.sortedValues[f] as Float64Array;
     const { w } = arena;
     const { tot, miss } = this;
