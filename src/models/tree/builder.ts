@@ -9,6 +9,13 @@ import type { ColumnSchema } from "../../data/frame.js";
 import type { Criterion, TreeState } from "./tree-state.js";
 import { LEAF } from "./tree-state.js";
 
+/** What the state keeps of a candidate split (TreeState candFeature, candScore, candThreshold). */
+interface CandidateSummary {
+  readonly feature: number;
+  readonly score: number;
+  readonly threshold: number;
+}
+
 export class TreeBuilder {
   readonly kind: number[] = [];
   readonly rule: (SplitRule | null)[] = [];
@@ -20,7 +27,12 @@ export class TreeBuilder {
   readonly impurity: number[] = [];
   readonly score: number[] = [];
   readonly value: number[] = [];
-  readonly candidates: (readonly Candidate[] | null)[] = [];
+  /**
+   * Per split node, its attribute candidates as the state keeps them. Not the Candidate
+   * objects: their rules (a categorical one holds its level arrays) would live as long as
+   * the tree, and a large tree's thousands of them made every collection slow.
+   */
+  readonly candidates: (readonly CandidateSummary[] | null)[] = [];
   /** A perceptron leaf's model (leaf-model.ts layout), set after pruning; null elsewhere. */
   readonly leafModel: (Float64Array | null)[] = [];
 
@@ -59,7 +71,10 @@ export class TreeBuilder {
     this.childStart[node] = firstChild;
     this.childCount[node] = chosen.rule.nBranches;
     // An oblique candidate is not an attribute: its score is the split's own; the attribute candidates stay for comparison.
-    this.candidates[node] = candidates.filter((c) => c.feature >= 0).sort((a, b) => a.feature - b.feature);
+    this.candidates[node] = candidates
+      .filter((c) => c.feature >= 0)
+      .sort((a, b) => a.feature - b.feature)
+      .map((c) => ({ feature: c.feature, score: c.score, threshold: c.threshold }));
   }
 
   makeLeaf(node: number): void {

@@ -289,24 +289,8 @@ function copyWithMissing(range: NodeRange, fractions: Float64Array, target: Tree
       children.push(sizes[b] === 0 ? { arena, start, end: start } : null);
       continue;
     }
-    const r = fractions[b];
-    const m = sizes[b];
-    const slots = new Int32Array(m);
-    const cw = new Float64Array(m);
-    const cshare = new Float64Array(m);
-    let t = 0;
-    for (let i = start; i < end; i++) {
-      const s = members[i];
-      const inBranch = mark[s] === b || (mark[s] < 0 && r > 0);
-      map[s] = inBranch ? t : -1;
-      if (!inBranch) continue;
-      slots[t] = s;
-      cw[t] = mark[s] < 0 ? w[s] * r : w[s];
-      cshare[t] = mark[s] < 0 ? share[s] * r : share[s];
-      t++;
-    }
-    const child = childArena(arena, start, end, slots, cw, cshare, map);
-    children.push({ arena: child, start: 0, end: m });
+    const child = childArena(arena, start, end, b, fractions[b], sizes[b], map);
+    children.push({ arena: child, start: 0, end: sizes[b] });
   }
   return { children, fractions, stats, weights, counts };
 }
