@@ -384,16 +384,25 @@ export class SplitSearch {
         }
       }
     } else {
+      // Regression, the same written out: (Σw, Σw·y, Σw·y²) per level.
+      const y = arena.yr as Float64Array;
       for (let i = start; i < end; i++) {
         const s = members[i];
         const c = codes[rows[s]];
+        const ws = w[s];
+        const ys = y[s];
         if (c < 0) {
-          this.addSlot(miss, 0, arena, s);
-          missW += w[s];
+          miss[0] += ws;
+          miss[1] += ws * ys;
+          miss[2] += ws * ys * ys;
+          missW += ws;
         } else {
           if (levelN[c] === 0) seen[np++] = c;
-          this.addSlot(levelStats, c * S, arena, s);
-          levelW[c] += w[s];
+          const o = c * S;
+          levelStats[o] += ws;
+          levelStats[o + 1] += ws * ys;
+          levelStats[o + 2] += ws * ys * ys;
+          levelW[c] += ws;
           levelN[c]++;
         }
       }
@@ -634,18 +643,26 @@ const COVARIANCE_MAX_CLASSES = 64;
  * and a map per candidate would cost nodes × features × levels.
  */
 function lazyCategoricalRule(feature: number, nBranches: number, build: () => Int32Array): SplitRule {
-  let map: Int32Array | null = null;
-  return {
-    kind: CATEGORICAL,
-    feature,
-    threshold: NaN,
-    nBranches,
-    weights: null,
-    get levelMap(): Int32Array {
-      map ??= build();
-      return map;
-    },
-  };
+  return new LazyCategoricalRule(feature, nBranches, build);
+}
+
+// A class, not an object literal with a getter: one per categorical candidate of every node, and the literal cost more to make.
+class LazyCategoricalRule implements SplitRule {
+  readonly kind = CATEGORICAL;
+  readonly threshold = NaN;
+  readonly weights = null;
+  private map: Int32Array | null = null;
+
+  constructor(
+    readonly feature: number,
+    readonly nBranches: number,
+    private readonly build: () => Int32Array,
+  ) {}
+
+  get levelMap(): Int32Array {
+    this.map ??= this.build();
+    return this.map;
+  }
 }
 
 /** Scales a[0..K) to unit length; returns the length before. */
