@@ -43,23 +43,26 @@ const CASES: Case[] = [
 
 const load = (): number => Math.round(loadavg()[0] * 10) / 10;
 
-function xigua(c: Case, imputed = false): { s: number; score: number; load: number } {
+function xigua(c: Case, imputed = false): { s: number; cpu: number; score: number; load: number } {
   const features = FEATURES.filter((f) => f !== c.target);
   const preprocessing = imputed ? [{ step: "impute" }] : [];
   const spec = resolveSpec({ target: c.target, algorithm: c.algorithm, features, preprocessing, validation: { method: "kfold", k: 10 }, seed: 1 } as never, dataset, "evaluate");
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const r = evaluateSpec(frame, spec, { progress: () => {}, signal: { aborted: false } } as never);
   const s = (performance.now() - t0) / 1000;
+  const used = process.cpuUsage(c0);
+  const cpu = (used.user + used.system) / 1e6; // the process's: the collector's helper threads included
   const m = r.evaluation.metrics as Record<string, number>;
-  return { s, score: c.sklearn === "regression" ? m.r2 : m.accuracy, load: load() };
+  return { s, cpu, score: c.sklearn === "regression" ? m.r2 : m.accuracy, load: load() };
 }
 
-function sklearn(c: Case): { s: number; score: number; load: number } {
+function sklearn(c: Case): { s: number; cpu: number; score: number; load: number } {
   const features = FEATURES.filter((f) => f !== c.target);
   const py = spawnSync("/usr/bin/python3", [script, csv, c.target, c.sklearn, "1", ...features], { encoding: "utf8" });
   if (py.status !== 0) throw new Error(py.stderr);
   const r = JSON.parse(py.stdout.trim().split("\n").pop() as string);
-  return { s: r.cv10_s, score: r.score, load: Math.round(r.load * 10) / 10 };
+  return { s: r.cv10_s, cpu: r.cv10_cpu_s, score: r.score, load: Math.round(r.load * 10) / 10 };
 }
 
 const results = [];
@@ -74,7 +77,7 @@ for (const c of CASES) {
     xs.push(xigua(c));
     xi.push(xigua(c, true));
     console.error(
-      `  round ${r + 1}: xigua ${xs[r].s.toFixed(2)} s (load ${xs[r].load}), imputed ${xi[r].s.toFixed(2)} s (load ${xi[r].load}), scikit-learn ${ss[r].s.toFixed(2)} s (load ${ss[r].load})`,
+      `  round ${r + 1}: xigua ${xs[r].s.toFixed(2)} s, CPU ${xs[r].cpu.toFixed(2)} s (load ${xs[r].load}), imputed ${xi[r].s.toFixed(2)} s, CPU ${xi[r].cpu.toFixed(2)} s (load ${xi[r].load}), scikit-learn ${ss[r].s.toFixed(2)} s, CPU ${ss[r].cpu.toFixed(2)} s (load ${ss[r].load})`,
     );
   }
   const fastest = <T extends { s: number }>(list: T[]): T => list.reduce((a, b) => (b.s < a.s ? b : a));
@@ -84,10 +87,11 @@ for (const c of CASES) {
   results.push({
     case: name,
     metric: c.sklearn === "regression" ? "r2" : "accuracy",
-    xigua: { cv10_s: bx.s, load: bx.load, score: bx.score, all_s: xs.map((x) => x.s) },
-    xigua_imputed: { cv10_s: bi.s, load: bi.load, score: bi.score, all_s: xi.map((x) => x.s) },
-    sklearn: { estimator: c.sklearn, cv10_s: bs.s, load: bs.load, score: bs.score, all_s: ss.map((x) => x.s) },
+    xigua: { cv10_s: bx.s, cpu_s: bx.cpu, load: bx.load, score: bx.score, all_s: xs.map((x) => x.s) },
+    xigua_imputed: { cv10_s: bi.s, cpu_s: bi.cpu, load: bi.load, score: bi.score, all_s: xi.map((x) => x.s) },
+    sklearn: { estimator: c.sklearn, cv10_s: bs.s, cpu_s: bs.cpu, load: bs.load, score: bs.score, all_s: ss.map((x) => x.s) },
     ratio: bx.s / bs.s,
+    ratio_cpu: bx.cpu / bs.cpu,
     ratio_imputed: bi.s / bs.s,
   });
 }

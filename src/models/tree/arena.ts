@@ -30,7 +30,10 @@ export interface Arena {
   readonly yc: Int32Array | null;
   readonly yr: Float64Array | null;
   readonly members: Int32Array;
-  /** Per feature: slots sorted by value, NaN last (numeric features only). */
+  /**
+   * Per feature: slots sorted by value, NaN last (numeric features only; null too in a
+   * missing-value child where the feature has fewer than two different known values, see childArena).
+   */
   readonly sorted: (Int32Array | null)[];
   /** The values of `sorted`, position by position: scans read memory in order instead of jumping through rows. */
   readonly sortedValues: (Float64Array | null)[];
@@ -45,6 +48,11 @@ export interface Arena {
   readonly side: Uint8Array;
   /** Scratch for partitioning, indexed like the lists. */
   readonly tmp: Int32Array;
+  /** The fit's pool of child buffers, and this arena's own (null: not from the pool, e.g. the root's). */
+  readonly buffers: ArenaBuffers;
+  readonly buffer: ArrayBuffer | null;
+  /** Node ranges of this arena still waiting to be expanded (grow.ts); at 0 its buffer goes back to the pool. */
+  pending: number;
 }
 
 export interface NodeRange {
@@ -162,7 +170,172 @@ export function makeArena(
     mark: new Int32Array(m),
     side: new Uint8Array(m),
     tmp: new Int32Array(m),
+    buffers: new ArenaBuffers(),
+    buffer: null,
+    pending: 0,
   };
+}
+
+/**
+ * The arena of one branch `b` of a split with missing values (partition.ts copyWithMissing):
+ * the parent's slots of the node [start, end) marked for the branch, and the slots missing
+ * the tested value with weight and share × `fraction`; `m` of them. `map` (scratch, indexed by
+ * parent slot) is left sending a parent slot to its child slot (-1: not in the branch).
+ * Everything is read from the parent in list order — each child list is the parent's range
+ * of the same list, filtered — so nothing is sorted and no value is looked up by row. The
+ * child takes the parent's scratch (mark, side, tmp: a split uses it only while it runs, and
+ * a child has no more slots than its parent) and the fit's buffer pool.
+ */
+export function childArena(parent: Arena, start: number, end: number, b: number, fraction: number, m: number, map: Int32Array): Arena {
+  const { mark } = parent;
+  for (let i = start, t = 0; i < end; i++) {
+    const s = parent.members[i];
+    const inBranch = mark[s] === b || (mark[s] < 0 && fraction > 0);
+    map[s] = inBranch ? t++ : -1;
+  }
+  const d = parent.sorted.length;
+  // Every list of the child in one buffer: thousands of children per fit, and one allocation
+  // each (instead of one per list) is what the collector and the allocator notice.
+  const live = new Uint8Array(d);
+  let lists = 0;
+  for (let f = 0; f < d; f++) {
+    const list = parent.sorted[f];
+    if (list && canCut(list, parent.sortedValues[f] as Float64Array, start, end, map)) {
+      live[f] = 1;
+      lists++;
+    }
+  }
+  const f64 = 2 + (parent.yr ? 1 : 0) + lists * (parent.yr ? 2 : 1);
+  const i32 = 2 + (parent.yc ? 1 : 0) + lists * (parent.yc ? 2 : 1);
+  const buffer = parent.buffers.take(m * (8 * f64 + 4 * i32));
+  let at = 0;
+  const f64View = (): Float64Array => {
+    const v = new Float64Array(buffer, at, m);
+    at += 8 * m;
+    return v;
+  };
+  const i32View = (): Int32Array => {
+    const v = new Int32Array(buffer, at, m);
+    at += 4 * m;
+    return v;
+  };
+  const w = f64View();
+  const share = f64View();
+  const yr = parent.yr ? f64View() : null;
+  const sortedValuesOf = Array.from({ length: lists }, f64View);
+  const sortedTargetOf = parent.yr ? Array.from({ length: lists }, f64View) : null;
+  const members = i32View();
+  const rows = i32View();
+  const yc = parent.yc ? i32View() : null;
+  const sortedOf = Array.from({ length: lists }, i32View);
+  const sortedClassOf = parent.yc ? Array.from({ length: lists }, i32View) : null;
+  for (let i = start, t = 0; i < end; i++) {
+    const s = parent.members[i];
+    if (map[s] < 0) continue;
+    const missing = mark[s] < 0;
+    members[t] = t;
+    rows[t] = parent.rows[s];
+    w[t] = missing ? parent.w[s] * fraction : parent.w[s];
+    share[t] = missing ? parent.share[s] * fraction : parent.share[s];
+    if (yc) yc[t] = (parent.yc as Int32Array)[s];
+    if (yr) yr[t] = (parent.yr as Float64Array)[s];
+    t++;
+  }
+  const sorted: (Int32Array | null)[] = new Array<Int32Array | null>(d).fill(null);
+  const sortedValues: (Float64Array | null)[] = new Array<Float64Array | null>(d).fill(null);
+  const sortedClass: (Int32Array | null)[] = new Array<Int32Array | null>(d).fill(null);
+  const sortedTarget: (Float64Array | null)[] = new Array<Float64Array | null>(d).fill(null);
+  for (let f = 0, q = 0; f < d; f++) {
+    const list = parent.sorted[f];
+    if (!list || !live[f]) continue;
+    const pv = parent.sortedValues[f] as Float64Array;
+    const pc = parent.sortedClass[f];
+    const pt = parent.sortedTarget[f];
+    const out = sortedOf[q];
+    const sv = sortedValuesOf[q];
+    const sc = sortedClassOf ? sortedClassOf[q] : null;
+    const st = sortedTargetOf ? sortedTargetOf[q] : null;
+    q++;
+    let k = 0;
+    for (let i = start; i < end; i++) {
+      const j = map[list[i]];
+      if (j < 0) continue;
+      out[k] = j;
+      sv[k] = pv[i];
+      if (sc) sc[k] = (pc as Int32Array)[i];
+      if (st) st[k] = (pt as Float64Array)[i];
+      k++;
+    }
+    sorted[f] = out;
+    sortedValues[f] = sv;
+    sortedClass[f] = sc;
+    sortedTarget[f] = st;
+  }
+  let unitWeights = true;
+  for (let i = 0; i < m && unitWeights; i++) unitWeights = w[i] === 1;
+  let wholeRows = true;
+  for (let i = 0; i < m && wholeRows; i++) wholeRows = share[i] === 1;
+  return {
+    rows,
+    w,
+    share,
+    wholeRows,
+    yc,
+    yr,
+    members,
+    sorted,
+    sortedValues,
+    sortedClass,
+    sortedTarget,
+    unitWeights,
+    mark: parent.mark,
+    side: parent.side,
+    tmp: parent.tmp,
+    buffers: parent.buffers,
+    buffer,
+    pending: 0,
+  };
+}
+
+/**
+ * The buffers of one fit's missing-value children (childArena), reused once an arena's
+ * nodes are all expanded (grow.ts counts them in Arena.pending): a fit builds thousands of
+ * children, mostly short-lived, and allocating each anew kept the collector busy (the
+ * backing stores live outside the JS heap, and their total is what triggers full collections).
+ * Sizes are rounded up to a power of two, one free list per size.
+ */
+export class ArenaBuffers {
+  private readonly free = new Map<number, ArrayBuffer[]>();
+
+  take(bytes: number): ArrayBuffer {
+    const size = 2 ** Math.ceil(Math.log2(Math.max(bytes, 64)));
+    return this.free.get(size)?.pop() ?? new ArrayBuffer(size);
+  }
+
+  give(buffer: ArrayBuffer): void {
+    const list = this.free.get(buffer.byteLength);
+    if (list) list.push(buffer);
+    else this.free.set(buffer.byteLength, [buffer]);
+  }
+}
+
+/** One node range of `arena` is done with; the arena's buffer returns to the pool after its last. */
+export function releaseRange(arena: Arena): void {
+  if (--arena.pending === 0 && arena.buffer) arena.buffers.give(arena.buffer);
+}
+
+/**
+ * Whether the branch's slots (map ≥ 0) have two different known values of a feature, read
+ * from the ends of the parent's sorted range (ascending, missing last). Where they have not,
+ * no node of the branch's subtree can cut on the feature (the scan finds no threshold between
+ * equal values, nor in fewer than two), so the child keeps no list for it: `sorted[f]` null.
+ */
+function canCut(list: Int32Array, values: Float64Array, start: number, end: number, map: Int32Array): boolean {
+  let lo = start;
+  while (lo < end && map[list[lo]] < 0) lo++;
+  let hi = end - 1;
+  while (hi >= lo && (map[list[hi]] < 0 || values[hi] !== values[hi])) hi--;
+  return hi > lo && values[lo] !== values[hi];
 }
 
 function ones(m: number): Float64Array {

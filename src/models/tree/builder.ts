@@ -9,6 +9,13 @@ import type { ColumnSchema } from "../../data/frame.js";
 import type { Criterion, TreeState } from "./tree-state.js";
 import { LEAF } from "./tree-state.js";
 
+/** What the state keeps of a candidate split (TreeState candFeature, candScore, candThreshold). */
+interface CandidateSummary {
+  readonly feature: number;
+  readonly score: number;
+  readonly threshold: number;
+}
+
 export class TreeBuilder {
   readonly kind: number[] = [];
   readonly rule: (SplitRule | null)[] = [];
@@ -20,7 +27,12 @@ export class TreeBuilder {
   readonly impurity: number[] = [];
   readonly score: number[] = [];
   readonly value: number[] = [];
-  readonly candidates: (readonly Candidate[] | null)[] = [];
+  /**
+   * Per split node, its attribute candidates as the state keeps them. Not the Candidate
+   * objects: their rules (a categorical one holds its level arrays) would live as long as
+   * the tree, and a large tree's thousands of them made every collection slow.
+   */
+  readonly candidates: (readonly CandidateSummary[] | null)[] = [];
   /** A perceptron leaf's model (leaf-model.ts layout), set after pruning; null elsewhere. */
   readonly leafModel: (Float64Array | null)[] = [];
 
@@ -59,7 +71,10 @@ export class TreeBuilder {
     this.childStart[node] = firstChild;
     this.childCount[node] = chosen.rule.nBranches;
     // An oblique candidate is not an attribute: its score is the split's own; the attribute candidates stay for comparison.
-    this.candidates[node] = candidates.filter((c) => c.feature >= 0).sort((a, b) => a.feature - b.feature);
+    this.candidates[node] = candidates
+      .filter((c) => c.feature >= 0)
+      .sort((a, b) => a.feature - b.feature)
+      .map((c) => ({ feature: c.feature, score: c.score, threshold: c.threshold }));
   }
 
   makeLeaf(node: number): void {
@@ -74,8 +89,16 @@ export class TreeBuilder {
       for (let c = 0; c < this.childCount[i]; c++) order.push(this.childStart[i] + c);
     }
     const n = order.length;
-    const newId = new Map<number, number>();
-    order.forEach((old, i) => newId.set(old, i));
+    const newId = new Int32Array(this.kind.length);
+    for (let i = 0; i < n; i++) newId[order[i]] = i;
+    // Level maps are a column's level count each (hundreds for a name column): one buffer, sized first, not pushes.
+    let mapLength = 0;
+    for (const old of order) {
+      const rule = this.rule[old];
+      if (this.kind[old] !== LEAF && rule && rule.levelMap) mapLength += rule.levelMap.length;
+    }
+    const levelMap = new Int32Array(mapLength);
+    let mapAt = 0;
     const W = this.width;
     const d = head.features.length;
     const s = {
@@ -93,7 +116,6 @@ export class TreeBuilder {
       value: new Float64Array(n * W),
       candOffset: new Int32Array(n + 1),
     };
-    const levelMap: number[] = [];
     const oblique: number[] = [];
     const candFeature: number[] = [];
     const candScore: number[] = [];
@@ -115,12 +137,13 @@ export class TreeBuilder {
         s.kind[i] = rule.kind;
         s.feature[i] = rule.feature;
         s.threshold[i] = rule.threshold;
-        s.childStart[i] = newId.get(this.childStart[old]) as number;
+        s.childStart[i] = newId[this.childStart[old]];
         s.childCount[i] = this.childCount[old];
         s.score[i] = this.score[old];
         if (rule.levelMap) {
-          s.mapOffset[i] = levelMap.length;
-          levelMap.push(...rule.levelMap);
+          s.mapOffset[i] = mapAt;
+          levelMap.set(rule.levelMap, mapAt);
+          mapAt += rule.levelMap.length;
         } else if (rule.weights) {
           s.mapOffset[i] = oblique.length;
           for (let j = 0; j < d; j++) oblique.push(rule.weights[j]);
@@ -135,7 +158,7 @@ export class TreeBuilder {
     });
     return {
       ...s,
-      levelMap: Int32Array.from(levelMap),
+      levelMap,
       obliqueWeights: Float64Array.from(oblique),
       candFeature: Int32Array.from(candFeature),
       candScore: Float64Array.from(candScore),

@@ -14,7 +14,7 @@ import type { FitContext, TrainingSet } from "../contract.js";
 import { UnusableInputError, throwIfAborted } from "../contract.js";
 import type { Rng } from "../../data/random.js";
 import type { NodeRange, SplitRule, TreeTarget } from "./arena.js";
-import { accumulate, branchOf, makeArena } from "./arena.js";
+import { accumulate, branchOf, makeArena, releaseRange } from "./arena.js";
 import { splitRange } from "./partition.js";
 import { TreeBuilder } from "./builder.js";
 import type { EngineOptions, LeafModelOptions } from "./engine-options.js";
@@ -141,6 +141,7 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
   const d = cols.schema.length;
   const maxFeatures = resolveMaxFeatures(opts.maxFeatures, d);
   const stack: Work[] = [{ range: root, node: 0, depth: 0, count: growRows.length, stats: rootStats, weight: rootW, val: valRoot, old: reuse ? 0 : -1 }];
+  arena.pending = 1;
   let expanded = 0;
   let settled = 0;
   /** Perceptron leaves: the models of the nodes the grower stopped at because their perceptron fits (by builder node). */
@@ -152,11 +153,15 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
       ctx.progress(Math.min(0.95, settled / rootW));
     }
     const children = expand(item);
-    if (!children) {
-      settled += item.weight;
-      continue;
+    if (!children) settled += item.weight;
+    else {
+      for (let c = children.length - 1; c >= 0; c--) {
+        children[c].range.arena.pending++;
+        stack.push(children[c]);
+      }
     }
-    for (let c = children.length - 1; c >= 0; c--) stack.push(children[c]);
+    // After the children are counted: they may share the item's arena.
+    releaseRange(item.range.arena);
   }
 
   if (opts.pruning === "post") reducedErrorPrune(builder, cols, tt, split.validation, gather(w, split.validation));

@@ -5,7 +5,7 @@
  * copied into one fresh arena per branch, missing ones with reduced weights.
  */
 import type { Arena, NodeRange, SplitRule, TreeTarget } from "./arena.js";
-import { branchOf, makeArena } from "./arena.js";
+import { branchOf, childArena } from "./arena.js";
 import type { TreeColumns } from "./tree-columns.js";
 import { THRESHOLD } from "./tree-state.js";
 
@@ -85,7 +85,7 @@ export function splitRange(range: NodeRange, rule: SplitRule, cols: TreeColumns,
     const children = partition ? partitionInPlace(range, branchN) : rangesOnly(range, branchN);
     return { children, fractions, stats, weights: branchW, counts };
   }
-  return copyWithMissing(range, fractions, cols, target, needsRows);
+  return copyWithMissing(range, fractions, target, needsRows);
 }
 
 function addStats(out: Float64Array, off: number, arena: Arena, s: number, wi: number): void {
@@ -253,9 +253,9 @@ function partitionList(list: Int32Array, start: number, end: number, arena: Aren
  * slot in node order (as a fresh arena would sum them); arenas are built only for the
  * branches that will be split again.
  */
-function copyWithMissing(range: NodeRange, fractions: Float64Array, cols: TreeColumns, target: TreeTarget, needsRows: NeedsRows): SplitOutcome {
+function copyWithMissing(range: NodeRange, fractions: Float64Array, target: TreeTarget, needsRows: NeedsRows): SplitOutcome {
   const { arena, start, end } = range;
-  const { rows, w, members, mark, share } = arena;
+  const { w, members, mark, share } = arena;
   const nb = fractions.length;
   const S = target.S;
   const stats = Array.from({ length: nb }, () => new Float64Array(S));
@@ -289,40 +289,8 @@ function copyWithMissing(range: NodeRange, fractions: Float64Array, cols: TreeCo
       children.push(sizes[b] === 0 ? { arena, start, end: start } : null);
       continue;
     }
-    const r = fractions[b];
-    const m = sizes[b];
-    const crow = new Int32Array(m);
-    const cw = new Float64Array(m);
-    const cshare = new Float64Array(m);
-    let t = 0;
-    for (let i = start; i < end; i++) {
-      const s = members[i];
-      const inBranch = mark[s] === b || (mark[s] < 0 && r > 0);
-      map[s] = inBranch ? t : -1;
-      if (!inBranch) continue;
-      crow[t] = rows[s];
-      cw[t] = mark[s] < 0 ? w[s] * r : w[s];
-      cshare[t] = mark[s] < 0 ? share[s] * r : share[s];
-      t++;
-    }
-    const child = makeArena(
-      crow,
-      cw,
-      cols,
-      target,
-      (f) => {
-        const list = arena.sorted[f] as Int32Array;
-        const out = new Int32Array(m);
-        let k = 0;
-        for (let i = start; i < end; i++) {
-          const j = map[list[i]];
-          if (j >= 0) out[k++] = j;
-        }
-        return out;
-      },
-      cshare,
-    );
-    children.push({ arena: child, start: 0, end: m });
+    const child = childArena(arena, start, end, b, fractions[b], sizes[b], map);
+    children.push({ arena: child, start: 0, end: sizes[b] });
   }
   return { children, fractions, stats, weights, counts };
 }

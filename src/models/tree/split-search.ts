@@ -83,6 +83,8 @@ export class SplitSearch {
   private readonly pcV: Float64Array;
   private readonly pcY: Float64Array;
   private pcD = new Float64Array(0);
+  /** xlogx of whole counts (scanEntropyCounts). */
+  private xlogxInt = new Float64Array(0);
   private readonly pcCov: Float64Array;
 
   constructor(
@@ -144,7 +146,8 @@ export class SplitSearch {
 
   private numeric(range: NodeRange, f: number, nodeStats: Float64Array, nodeW: number, nodeImpurity: number): Candidate | null {
     const { arena, start, end } = range;
-    const list = arena.sorted[f] as Int32Array;
+    const list = arena.sorted[f];
+    if (!list) return null; // no threshold anywhere below (arena.ts childArena)
     const values = arena.sortedValues[f] as Float64Array;
     const { w } = arena;
     const { tot, miss } = this;
@@ -224,6 +227,7 @@ export class SplitSearch {
 
   private scanEntropy(arena: Arena, list: Int32Array, y: Int32Array, start: number, endKnown: number, values: Float64Array, Wt: number): number {
     const { w, unitWeights } = arena;
+    if (unitWeights) return this.scanEntropyCounts(y, start, endKnown, values, Wt);
     const { left, leftX, tot, bestLeft } = this;
     const msl = this.opts.minSamplesLeaf;
     const K = this.S;
@@ -261,6 +265,60 @@ export class SplitSearch {
       }
     }
     return at;
+  }
+
+  /**
+   * scanEntropy where every weight is 1 (no missing-value copy above the node): every count
+   * is a whole number, and xlogx of each is read from a table of the same products — the
+   * same numbers, without a logarithm per class per slot.
+   */
+  private scanEntropyCounts(y: Int32Array, start: number, endKnown: number, values: Float64Array, Wt: number): number {
+    const { left, leftX, tot, bestLeft } = this;
+    const msl = this.opts.minSamplesLeaf;
+    const K = this.S;
+    const X = this.xlogxTable(endKnown - start);
+    left.fill(0);
+    leftX.fill(0); // xlogx(0)
+    let sL = 0;
+    let sR = 0;
+    for (let k = 0; k < K; k++) sR += X[tot[k]];
+    let WL = 0;
+    let best = -Infinity;
+    let at = -1;
+    const last = endKnown - 1;
+    for (let i = start; i < last; i++) {
+      const c = y[i];
+      const lc = left[c];
+      const rc = tot[c] - lc; // ≥ 1: this slot is still on the right
+      const lx = X[lc + 1];
+      sL += lx - leftX[c];
+      sR += X[rc - 1] - X[rc];
+      leftX[c] = lx;
+      left[c] = lc + 1;
+      WL += 1;
+      if (values[i + 1] === values[i]) continue;
+      const nL = i - start + 1;
+      if (nL < msl || endKnown - start - nL < msl) continue;
+      const WR = Wt - WL;
+      if (!(WL > 0) || !(WR > 0)) continue;
+      const proxy = sL - X[WL] + sR - X[WR];
+      if (proxy > best) {
+        best = proxy;
+        at = i;
+        bestLeft.set(left);
+      }
+    }
+    return at;
+  }
+
+  /** xlogx(0), xlogx(1), …, xlogx(n) (at least), computed as xlogx computes them. */
+  private xlogxTable(n: number): Float64Array {
+    if (this.xlogxInt.length <= n) {
+      const t = new Float64Array(Math.max(n + 1, 2 * this.xlogxInt.length));
+      for (let i = 0; i < t.length; i++) t[i] = xlogx(i);
+      this.xlogxInt = t;
+    }
+    return this.xlogxInt;
   }
 
   private scanVariance(arena: Arena, list: Int32Array, y: Float64Array, start: number, endKnown: number, values: Float64Array, Wt: number): number {
@@ -308,18 +366,45 @@ export class SplitSearch {
     // One pass over the node's rows; only the levels present are touched (and cleared after),
     // so a node costs its rows plus its levels, not the column's level count.
     let np = 0;
-    const { rows, w, members } = arena;
-    for (let i = start; i < end; i++) {
-      const s = members[i];
-      const c = codes[rows[s]];
-      if (c < 0) {
-        this.addSlot(miss, 0, arena, s);
-        missW += w[s];
-      } else {
-        if (levelN[c] === 0) seen[np++] = c;
-        this.addSlot(levelStats, c * S, arena, s);
-        levelW[c] += w[s];
-        levelN[c]++;
+    const { rows, w, members, yc } = arena;
+    if (yc) {
+      // Classification, the addSlot of the loop below written out: this pass runs for every categorical feature at every node.
+      for (let i = start; i < end; i++) {
+        const s = members[i];
+        const c = codes[rows[s]];
+        const ws = w[s];
+        if (c < 0) {
+          miss[yc[s]] += ws;
+          missW += ws;
+        } else {
+          if (levelN[c] === 0) seen[np++] = c;
+          levelStats[c * S + yc[s]] += ws;
+          levelW[c] += ws;
+          levelN[c]++;
+        }
+      }
+    } else {
+      // Regression, the same written out: (Σw, Σw·y, Σw·y²) per level.
+      const y = arena.yr as Float64Array;
+      for (let i = start; i < end; i++) {
+        const s = members[i];
+        const c = codes[rows[s]];
+        const ws = w[s];
+        const ys = y[s];
+        if (c < 0) {
+          miss[0] += ws;
+          miss[1] += ws * ys;
+          miss[2] += ws * ys * ys;
+          missW += ws;
+        } else {
+          if (levelN[c] === 0) seen[np++] = c;
+          const o = c * S;
+          levelStats[o] += ws;
+          levelStats[o + 1] += ws * ys;
+          levelStats[o + 2] += ws * ys * ys;
+          levelW[c] += ws;
+          levelN[c]++;
+        }
       }
     }
     const present = seen.subarray(0, np).sort();
@@ -390,7 +475,8 @@ export class SplitSearch {
     }
     const L = this.cols.nLevels[f];
     const levels = present.slice();
-    const inPool = Uint8Array.from(levels, (l) => pooled[l]);
+    const inPool = new Uint8Array(levels.length);
+    for (let i = 0; i < levels.length; i++) inPool[i] = pooled[levels[i]];
     const nb = units.length + (levels.length < L ? 1 : 0);
     const rule = lazyCategoricalRule(f, nb, () => {
       const levelMap = new Int32Array(L);
@@ -451,7 +537,8 @@ export class SplitSearch {
       if (j <= bestCut) WLbest += levelW[u];
     });
     const levels = present.slice();
-    const sides = Uint8Array.from(levels, (l) => unitKey[pooled[l] ? P : l]);
+    const sides = new Uint8Array(levels.length);
+    for (let i = 0; i < levels.length; i++) sides[i] = unitKey[pooled[levels[i]] ? P : levels[i]];
     const L = this.cols.nLevels[f];
     const rule = lazyCategoricalRule(f, 2, () => {
       const levelMap = new Int32Array(L).fill(-1); // levels this node never saw: routed like a missing value
@@ -556,18 +643,26 @@ const COVARIANCE_MAX_CLASSES = 64;
  * and a map per candidate would cost nodes × features × levels.
  */
 function lazyCategoricalRule(feature: number, nBranches: number, build: () => Int32Array): SplitRule {
-  let map: Int32Array | null = null;
-  return {
-    kind: CATEGORICAL,
-    feature,
-    threshold: NaN,
-    nBranches,
-    weights: null,
-    get levelMap(): Int32Array {
-      map ??= build();
-      return map;
-    },
-  };
+  return new LazyCategoricalRule(feature, nBranches, build);
+}
+
+// A class, not an object literal with a getter: one per categorical candidate of every node, and the literal cost more to make.
+class LazyCategoricalRule implements SplitRule {
+  readonly kind = CATEGORICAL;
+  readonly threshold = NaN;
+  readonly weights = null;
+  private map: Int32Array | null = null;
+
+  constructor(
+    readonly feature: number,
+    readonly nBranches: number,
+    private readonly build: () => Int32Array,
+  ) {}
+
+  get levelMap(): Int32Array {
+    this.map ??= this.build();
+    return this.map;
+  }
 }
 
 /** Scales a[0..K) to unit length; returns the length before. */
