@@ -78,6 +78,23 @@ function moduleBytes(): Uint8Array {
 
 const MODULE = compileModule(moduleBytes());
 
+/**
+ * X (n × d, row-major) into rows as the kernels read it: blocks of BLOCK rows, coordinate j of the
+ * block's rows side by side (row 8b + r, coordinate j at [b·d·8 + j·8 + r]); the last block padded with zeros.
+ */
+export function interleaveRows(X: Float64Array, n: number, d: number, rows: Float64Array): void {
+  const blocks = Math.ceil(n / BLOCK);
+  for (let b = 0; b < blocks; b++) {
+    const o = b * d * BLOCK;
+    const last = Math.min(BLOCK, n - b * BLOCK);
+    for (let r = 0; r < last; r++) {
+      const x = (b * BLOCK + r) * d;
+      for (let j = 0; j < d; j++) rows[o + j * BLOCK + r] = X[x + j];
+    }
+    for (let r = last; r < BLOCK; r++) for (let j = 0; j < d; j++) rows[o + j * BLOCK + r] = 0;
+  }
+}
+
 /** Below this many rows the JavaScript loops are kept (copying and a fresh memory would not pay). */
 export const SIMD_MIN_ROWS = 2048;
 
@@ -129,16 +146,7 @@ export class RowDistances {
       if (!instance) return null;
       if (bytes <= KEEP_BYTES) scratch = { instance, bytes: instance.memory.buffer.byteLength };
     }
-    const rows = new Float64Array(instance.memory.buffer, 0, blocks * d * BLOCK);
-    for (let b = 0; b < blocks; b++) {
-      const o = b * d * BLOCK;
-      const last = Math.min(BLOCK, n - b * BLOCK);
-      for (let r = 0; r < last; r++) {
-        const x = (b * BLOCK + r) * d;
-        for (let j = 0; j < d; j++) rows[o + j * BLOCK + r] = X[x + j];
-      }
-      for (let r = last; r < BLOCK; r++) for (let j = 0; j < d; j++) rows[o + j * BLOCK + r] = 0;
-    }
+    interleaveRows(X, n, d, new Float64Array(instance.memory.buffer, 0, blocks * d * BLOCK));
     return new RowDistances(d, maxK, blocks, instance, rowBytes, rowBytes + centreBytes, instance === scratch?.instance);
   }
 
