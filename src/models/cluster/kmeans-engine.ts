@@ -124,10 +124,15 @@ function relocateEmpty(X: Float64Array, d: number, labels: Int32Array, distances
 /**
  * One update: the centres become the means of their rows (empty ones relocated), into next.
  * Returns the summed squared shift of the centres. `labels` are those of `C`; `distances` gives
- * each row's squared distance to its centre in C (asked only when a centre is empty).
+ * each row's squared distance to its centre in C (asked only when a centre is empty). `sums`: the clusters'
+ * coordinate sums when already computed (clusterSums' values: the SIMD assignment's).
  */
-export function updateCentres(X: Float64Array, n: number, d: number, labels: Int32Array, distances: () => Float64Array, C: Float64Array, k: number, next: Float64Array, counts: Float64Array): number {
-  clusterSums(X, n, d, labels, k, next, counts);
+export function updateCentres(X: Float64Array, n: number, d: number, labels: Int32Array, distances: () => Float64Array, C: Float64Array, k: number, next: Float64Array, counts: Float64Array, sums?: Float64Array): number {
+  if (sums) {
+    next.set(sums);
+    counts.fill(0);
+    for (let i = 0; i < n; i++) counts[labels[i]]++;
+  } else clusterSums(X, n, d, labels, k, next, counts);
   relocateEmpty(X, d, labels, distances, k, next, counts);
   let shift = 0;
   for (let c = 0; c < k; c++) {
@@ -199,8 +204,10 @@ export function lloyd(X: Float64Array, n: number, d: number, init: Float64Array,
   const elkan = (options.bounds ?? (n * k <= ELKAN_MAX_BOUNDS ? "elkan" : "hamerly")) === "elkan";
   const bounds: Bounds = { labels, upper, lower: elkan ? new Float64Array(m * k) : lower, gap, half };
   const fixed = options.fixed;
-  const assignPass = (all: boolean) => {
-    if (kernel) assignSimd(kernel, n, C, k, labels);
+  // The kernel sums each centre's rows during the assignment (unless fixed rows change labels after it).
+  const summed = kernel !== null && !fixed;
+  const assignPass = (all: boolean, last = false) => {
+    if (kernel) assignSimd(kernel, n, C, k, labels, summed && !last);
     else {
       centreGaps(C, k, d, gap, half);
       if (elkan) elkanPass(X, n, d, C, k, bounds, all);
@@ -213,7 +220,7 @@ export function lloyd(X: Float64Array, n: number, d: number, init: Float64Array,
   for (; it < options.maxIter; it++) {
     throwIfAborted(options.signal);
     assignPass(it === 0);
-    const shift = updateCentres(X, n, d, labels, exact, C, k, next, counts);
+    const shift = updateCentres(X, n, d, labels, exact, C, k, next, counts, summed ? kernel.sums(k) : undefined);
     let max1 = 0;
     let max2 = 0;
     let arg = -1;
@@ -259,7 +266,7 @@ export function lloyd(X: Float64Array, n: number, d: number, init: Float64Array,
   // Like scikit-learn, report the iterations run (the loop's index + 1, capped at max_iter).
   const nIter = Math.min(it + 1, options.maxIter);
   // Labels of the last assignment belong to the centres before the last update unless nothing changed: assign once more (bounded).
-  if (!strict) assignPass(false);
+  if (!strict) assignPass(false, true);
   if (kernel) forgetRows();
   return { centres: C, labels, inertia: sseOf(X, n, d, C, labels), nIter };
 }
@@ -379,12 +386,18 @@ function elkanPass(X: Float64Array, n: number, d: number, C: Float64Array, k: nu
   }
 }
 
-/** Plain Lloyd's assignment by the SIMD kernel: every distance (the same values as squaredDistance), nearest centre, ties to the lowest index. */
-function assignSimd(kernel: RowDistances, n: number, C: Float64Array, k: number, labels: Int32Array): void {
+/**
+ * Plain Lloyd's assignment by the SIMD kernel: every distance (the same values as squaredDistance), nearest centre,
+ * ties to the lowest index. With `sum`, also each centre's coordinate sums over its rows (kernel.sums: clusterSums'
+ * values) while the rows are in cache.
+ */
+function assignSimd(kernel: RowDistances, n: number, C: Float64Array, k: number, labels: Int32Array, sum: boolean): void {
   kernel.setCentres(C, k);
+  if (sum) kernel.sums(k).fill(0);
   for (let first = 0; first < kernel.blocks; first += kernel.chunk) {
     const count = Math.min(kernel.chunk, kernel.blocks - first);
     const near = kernel.nearest(first, count, k);
+    if (sum) kernel.addNearest(first, count);
     const base = first * BLOCK;
     const m = Math.min(count * BLOCK, n - base);
     for (let t = 0; t < m; t++) labels[base + t] = near[t];
