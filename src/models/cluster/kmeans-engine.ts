@@ -522,6 +522,36 @@ function candidateDistancesSimd(X: Float64Array, n: number, kernel: RowDistances
   }
 }
 
+/**
+ * For every trial row t: min(D(x)², d(x, row_t)²) of every row into out[t·n …] by the SIMD kernel, all trials in one
+ * pass over the rows (the same values as candidateDistances); returns each trial's potential, summed in row order.
+ */
+function candidatesSimd(n: number, d: number, kernel: RowDistances, X: Float64Array, trialRows: readonly number[], closest: Float64Array, out: Float64Array): Float64Array {
+  const trials = trialRows.length;
+  kernel.setCentres(centresAtRows(X, d, trialRows), trials);
+  const pots = new Float64Array(trials);
+  for (let first = 0; first < kernel.blocks; first += kernel.chunk) {
+    const count = Math.min(kernel.chunk, kernel.blocks - first);
+    const D = kernel.run(first, count, trials);
+    const base = first * BLOCK;
+    for (let t = 0; t < trials; t++) {
+      let p = pots[t];
+      const off = t * n + base;
+      for (let q = 0; q < count; q++) {
+        const o = (q * trials + t) * BLOCK;
+        const m = Math.min(BLOCK, n - base - q * BLOCK);
+        for (let r = 0; r < m; r++) {
+          const v = Math.min(closest[base + q * BLOCK + r], D[o + r]);
+          out[off + q * BLOCK + r] = v;
+          p += v;
+        }
+      }
+      pots[t] = p;
+    }
+  }
+  return pots;
+}
+
 /** min(D(x)², d(x, row)²) for every row into out[off …], four rows per sweep (the candidate's values loaded once for four rows). */
 function candidateDistances(X: Float64Array, n: number, d: number, row: number, closest: Float64Array, out: Float64Array, off: number): void {
   const o = row * d;
@@ -561,7 +591,7 @@ export function kmeansPlusPlus(X: Float64Array, n: number, d: number, k: number,
   const rows = [rng.int(n)];
   const closest = new Float64Array(n);
   // Made for k centres so that Lloyd's first pass on the same matrix reuses the copy.
-  const kernel = simd ? rowDistances(X, n, d, k) : null;
+  const kernel = simd ? rowDistances(X, n, d, Math.max(k, trials)) : null;
   if (kernel) candidateDistancesSimd(X, n, kernel, rows[0], closest.fill(Infinity), closest, 0);
   else for (let i = 0; i < n; i++) closest[i] = squaredDistance(X, i, X, rows[0], d);
   let pot = closest.reduce((a, b) => a + b, 0);
@@ -571,9 +601,7 @@ export function kmeansPlusPlus(X: Float64Array, n: number, d: number, k: number,
     throwIfAborted(signal);
     let s = 0;
     for (let i = 0; i < n; i++) cum[i] = s += closest[i];
-    let best = -1;
-    let bestPot = Infinity;
-    let bestRow = 0;
+    const trialRows: number[] = [];
     for (let t = 0; t < trials; t++) {
       const target = rng.next() * pot;
       // searchsorted(side="left"): the first row whose cumulative potential reaches the draw.
@@ -584,13 +612,23 @@ export function kmeansPlusPlus(X: Float64Array, n: number, d: number, k: number,
         if (cum[mid] < target) lo = mid + 1;
         else hi = mid;
       }
-      const row = Math.min(lo, n - 1);
-      const off = t * n;
-      if (kernel) candidateDistancesSimd(X, n, kernel, row, closest, cand, off);
-      else candidateDistances(X, n, d, row, closest, cand, off);
-      // Summed in row order, as before the four-row sweep: the same potential to the last bit.
+      trialRows.push(Math.min(lo, n - 1));
+    }
+    // The kernel takes every trial in one pass over the rows (the rows read once, not once per trial).
+    const pots = kernel ? candidatesSimd(n, d, kernel, X, trialRows, closest, cand) : null;
+    let best = -1;
+    let bestPot = Infinity;
+    let bestRow = 0;
+    for (let t = 0; t < trials; t++) {
+      const row = trialRows[t];
       let p = 0;
-      for (let i = 0; i < n; i++) p += cand[off + i];
+      if (pots) p = pots[t];
+      else {
+        const off = t * n;
+        candidateDistances(X, n, d, row, closest, cand, off);
+        // Summed in row order, as before the four-row sweep: the same potential to the last bit.
+        for (let i = 0; i < n; i++) p += cand[off + i];
+      }
       if (p < bestPot) {
         bestPot = p;
         best = t;
