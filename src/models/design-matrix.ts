@@ -11,18 +11,32 @@ export function rowMajor(frame: Frame): Float64Array {
   const n = frame.rowCount;
   const d = frame.columns.length;
   const out = new Float64Array(n * d);
-  for (let j = 0; j < d; j++) {
-    const c = frame.columns[j];
+  const values = frame.columns.map((c) => {
     if (c.type !== "numeric") throw new UnusableInputError(`column ${c.name} is categorical; this learner takes numeric features only`);
-    const v = c.values;
-    for (let i = 0; i < n; i++) {
-      const x = v[i];
-      if (Number.isNaN(x)) throw new UnusableInputError(`column ${c.name} has missing values; impute them first`);
-      out[i * d + j] = x;
+    return c.values;
+  });
+  // A tile of rows at a time, every column into it: the tile of the output stays in cache (column by column over the
+  // whole output wrote each of its cache lines once per column).
+  let missing = false;
+  for (let start = 0; start < n; start += ROW_TILE) {
+    const end = Math.min(n, start + ROW_TILE);
+    for (let j = 0; j < d; j++) {
+      const v = values[j];
+      for (let i = start; i < end; i++) {
+        const x = v[i];
+        if (x !== x) missing = true;
+        out[i * d + j] = x;
+      }
     }
+    if (missing) break;
   }
+  // The first column with a missing value, in column order (as the message always named it).
+  if (missing) for (const c of frame.columns) if (c.type === "numeric" && c.values.some(Number.isNaN)) throw new UnusableInputError(`column ${c.name} has missing values; impute them first`);
   return out;
 }
+
+/** Rows per tile of rowMajor: 512 rows of 20 features are 80 KiB of output. */
+const ROW_TILE = 512;
 
 /** The model's feature names from its training frame, checked numeric. */
 export function numericFeatureNames(frame: Frame): string[] {

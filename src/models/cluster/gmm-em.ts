@@ -8,10 +8,13 @@
  *
  * The E step evaluates log N(x | μ, Σ) through the inverse of Σ's Cholesky factor L
  * (‖L⁻¹(x − μ)‖² and log|Σ| = 2 Σ log Lᵢᵢ), normalises in log space (log-sum-exp), and
- * returns the mean log-likelihood of the rows, the quantity `tol` watches.
+ * returns the mean log-likelihood of the rows, the quantity `tol` watches. From 2,048 rows, full and
+ * tied covariances run the E step's ‖L⁻¹(x − μ)‖² and the M step's scatter on WebAssembly SIMD
+ * (simd-gaussian.ts: the same operations in the same order, so the same values to the last bit).
  */
 import { UnusableInputError } from "../contract.js";
 import { choleskyInPlace } from "../optim/cholesky.js";
+import type { GaussianRows } from "./simd-gaussian.js";
 
 export type CovarianceType = "full" | "tied" | "diag" | "spherical";
 
@@ -98,8 +101,11 @@ export function factorise(p: GmmParameters): Factors {
  * that the row belongs to (−1: free). Such a row's responsibilities are 1 for that component,
  * and it adds log α_c p(x | c) to the sum instead of log p(x) — the log-likelihood of
  * labelled and unlabelled data together (the book's (13.4)).
+ *
+ * `kernel` (the rows X in a SIMD kernel's memory, simd-gaussian.ts): full and tied covariances
+ * take their ‖L⁻¹(x − μ)‖² from it — the same values to the last bit.
  */
-export function eStep(X: Float64Array, n: number, p: GmmParameters, resp: Float64Array, factors: Factors = factorise(p), fixed?: Int32Array): number {
+export function eStep(X: Float64Array, n: number, p: GmmParameters, resp: Float64Array, factors: Factors = factorise(p), fixed?: Int32Array, kernel?: GaussianRows | null): number {
   const { k, d, type } = p;
   const { inv, halfLogDet } = factors;
   const logW = Float64Array.from(p.weights, (w) => Math.log(w));
@@ -111,7 +117,13 @@ export function eStep(X: Float64Array, n: number, p: GmmParameters, resp: Float6
   const constant = d * LOG_2PI;
   // Log densities first; full and tied covariances take four rows per sweep, so each factor entry is loaded once for all four.
   let i = 0;
-  if (triangular) {
+  if (triangular && kernel) {
+    for (let c = 0; c < k; c++) {
+      const m = kernel.mahalanobis(inv, type === "full" ? c * d * d : 0, p.means, c * d);
+      for (let r = 0; r < n; r++) resp[r * k + c] = logW[c] - 0.5 * (constant + m[r]) - halfLogDet[c];
+    }
+    i = n;
+  } else if (triangular) {
     for (; i + 3 < n; i += 4) {
       for (let c = 0; c < k; c++) {
         const mu = c * d;
@@ -197,8 +209,11 @@ export function eStep(X: Float64Array, n: number, p: GmmParameters, resp: Float6
   return total / n;
 }
 
-/** M step: weights, means and covariances (+ reg_covar on the diagonal) from the responsibilities. */
-export function mStep(X: Float64Array, n: number, d: number, resp: Float64Array, k: number, type: CovarianceType, regCovar: number): GmmParameters {
+/**
+ * M step: weights, means and covariances (+ reg_covar on the diagonal) from the responsibilities.
+ * `kernel` (as for eStep): the full and tied scatters' groups of four rows by it, the same sums to the last bit.
+ */
+export function mStep(X: Float64Array, n: number, d: number, resp: Float64Array, k: number, type: CovarianceType, regCovar: number, kernel?: GaussianRows | null): GmmParameters {
   const nk = new Float64Array(k);
   const means = new Float64Array(k * d);
   for (let i = 0; i < n; i++) {
@@ -222,7 +237,7 @@ export function mStep(X: Float64Array, n: number, d: number, resp: Float64Array,
       // Tied: Σ_c of the scatter about each component's mean, over the total weight (scikit-learn's X'X − Σ nk μμ', here in the stabler centred form).
       const base = type === "full" ? c * d * d : 0;
       // Four rows per sweep: each covariance entry is read and written once for all four (a quarter of the hot loop's memory traffic).
-      let i = 0;
+      let i = kernel ? kernel.scatter(resp, k, c, means, c * d, covariances, base) : 0;
       for (; i + 3 < n; i += 4) {
         const r = resp[i * k + c];
         const r2 = resp[(i + 1) * k + c];

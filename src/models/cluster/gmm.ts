@@ -18,6 +18,7 @@ import { absoluteTolerance, centresAtRows, lloyd } from "./kmeans-engine.js";
 import { MAX_N_INIT, maxIterParam, rowIdsSchema } from "./params.js";
 import { checkClusterCount, initialCentres, initialRows } from "./seeding.js";
 import { argmaxRows } from "../linear/scores.js";
+import { GaussianRows } from "./simd-gaussian.js";
 
 /** Components at most: every row carries one probability per component, and a full model k covariance matrices. */
 export const MAX_COMPONENTS = 1000;
@@ -85,12 +86,17 @@ export function parametersOf(s: Pick<GmmState, "covariance_type" | "weights" | "
 }
 
 /** scikit-learn's kmeans start: one seeded k-means, its labels as hard responsibilities, one M step. */
-function kmeansStart(X: Float64Array, n: number, d: number, k: number, params: GmmParams, ctx: FitContext): GmmParameters {
+function kmeansStart(X: Float64Array, n: number, d: number, k: number, params: GmmParams, ctx: FitContext, kernel: GaussianRows | null): GmmParameters {
   const init = initialCentres(X, n, d, k, { kind: "k-means++" }, ctx.rng, ctx.signal);
   const { labels } = lloyd(X, n, d, init, k, { maxIter: 300, tol: absoluteTolerance(X, n, d, 1e-4), signal: ctx.signal });
   const resp = new Float64Array(n * k);
   for (let i = 0; i < n; i++) resp[i * k + labels[i]] = 1;
-  return mStep(X, n, d, resp, k, params.covariance_type, params.reg_covar);
+  return mStep(X, n, d, resp, k, params.covariance_type, params.reg_covar, kernel);
+}
+
+/** Full and tied covariances: the E and M steps' O(n·k·d²) loops on a SIMD kernel (the same results), one copy of the rows per call. */
+function kernelFor(X: Float64Array, n: number, d: number, type: CovarianceType): GaussianRows | null {
+  return type === "full" || type === "tied" ? GaussianRows.create(X, n, d) : null;
 }
 
 interface Run {
@@ -101,14 +107,14 @@ interface Run {
 }
 
 /** EM from a start until the bound settles (scikit-learn's fit loop). */
-export function runEm(X: Float64Array, n: number, d: number, start: GmmParameters, maxIter: number, tol: number, regCovar: number, resp: Float64Array, signal?: FitContext["signal"]): Run {
+export function runEm(X: Float64Array, n: number, d: number, start: GmmParameters, maxIter: number, tol: number, regCovar: number, resp: Float64Array, signal?: FitContext["signal"], kernel?: GaussianRows | null): Run {
   let p = start;
   let bound = -Infinity;
   for (let it = 1; it <= maxIter; it++) {
     throwIfAborted(signal);
     const prev = bound;
-    bound = eStep(X, n, p, resp);
-    p = mStep(X, n, d, resp, p.k, p.type, regCovar);
+    bound = eStep(X, n, p, resp, factorise(p), undefined, kernel);
+    p = mStep(X, n, d, resp, p.k, p.type, regCovar, kernel);
     if (Math.abs(bound - prev) < tol) return { params: p, bound, nIter: it, converged: true };
   }
   return { params: p, bound, nIter: maxIter, converged: false };
@@ -124,6 +130,7 @@ function fit(train: TrainingSet, params: GmmParams, ctx: FitContext): GmmState {
   checkClusterCount(n, k, "n_components");
   const X = rowMajor(train.X);
   const resp = new Float64Array(n * k);
+  const kernel = kernelFor(X, n, d, params.covariance_type);
   const init = params.init;
   const starts = init.kind === "rows" ? 1 : params.n_init;
   let best: Run | undefined;
@@ -131,14 +138,14 @@ function fit(train: TrainingSet, params: GmmParams, ctx: FitContext): GmmState {
     const start =
       init.kind === "rows"
         ? startAtMeans(centresAtRows(X, d, initialRows(X, n, d, k, { kind: "rows", rows: init.rows }, ctx.rng, ctx.signal, "n_components")), k, d, params.covariance_type, init.variance)
-        : kmeansStart(X, n, d, k, params, ctx);
-    const run = runEm(X, n, d, start, params.max_iter, params.tol, params.reg_covar, resp, ctx.signal);
+        : kmeansStart(X, n, d, k, params, ctx, kernel);
+    const run = runEm(X, n, d, start, params.max_iter, params.tol, params.reg_covar, resp, ctx.signal, kernel);
     if (!best || run.bound > best.bound) best = run;
     ctx.progress((r + 1) / starts);
   }
   const b = best!;
   // As scikit-learn: a last E step so that the labels belong to the final parameters.
-  eStep(X, n, b.params, resp);
+  eStep(X, n, b.params, resp, factorise(b.params), undefined, kernel);
   return {
     features,
     covariance_type: params.covariance_type,
@@ -156,14 +163,16 @@ function predict(s: GmmState, X: Frame): Prediction {
   const p = parametersOf(s);
   const n = X.rowCount;
   const proba = new Float64Array(n * p.k);
-  eStep(rowMajor(selectColumns(X, s.features)), n, p, proba);
+  const M = rowMajor(selectColumns(X, s.features));
+  eStep(M, n, p, proba, factorise(p), undefined, kernelFor(M, n, p.d, p.type));
   return { task: "clustering", labels: argmaxRows(proba, n, p.k), proba };
 }
 
 /** Mean log-likelihood of rows under the fitted mixture (scikit-learn's score). */
 export function gmmScore(s: GmmState, X: Frame): number {
   const p = parametersOf(s);
-  return eStep(rowMajor(selectColumns(X, s.features)), X.rowCount, p, new Float64Array(X.rowCount * p.k));
+  const M = rowMajor(selectColumns(X, s.features));
+  return eStep(M, X.rowCount, p, new Float64Array(X.rowCount * p.k), factorise(p), undefined, kernelFor(M, X.rowCount, p.d, p.type));
 }
 
 function explain(s: GmmState, maxValues: number | undefined): Record<string, unknown> {

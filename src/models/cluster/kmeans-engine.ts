@@ -124,10 +124,15 @@ function relocateEmpty(X: Float64Array, d: number, labels: Int32Array, distances
 /**
  * One update: the centres become the means of their rows (empty ones relocated), into next.
  * Returns the summed squared shift of the centres. `labels` are those of `C`; `distances` gives
- * each row's squared distance to its centre in C (asked only when a centre is empty).
+ * each row's squared distance to its centre in C (asked only when a centre is empty). `sums`: the clusters'
+ * coordinate sums when already computed (clusterSums' values: the SIMD assignment's).
  */
-export function updateCentres(X: Float64Array, n: number, d: number, labels: Int32Array, distances: () => Float64Array, C: Float64Array, k: number, next: Float64Array, counts: Float64Array): number {
-  clusterSums(X, n, d, labels, k, next, counts);
+export function updateCentres(X: Float64Array, n: number, d: number, labels: Int32Array, distances: () => Float64Array, C: Float64Array, k: number, next: Float64Array, counts: Float64Array, sums?: Float64Array): number {
+  if (sums) {
+    next.set(sums);
+    counts.fill(0);
+    for (let i = 0; i < n; i++) counts[labels[i]]++;
+  } else clusterSums(X, n, d, labels, k, next, counts);
   relocateEmpty(X, d, labels, distances, k, next, counts);
   let shift = 0;
   for (let c = 0; c < k; c++) {
@@ -199,8 +204,10 @@ export function lloyd(X: Float64Array, n: number, d: number, init: Float64Array,
   const elkan = (options.bounds ?? (n * k <= ELKAN_MAX_BOUNDS ? "elkan" : "hamerly")) === "elkan";
   const bounds: Bounds = { labels, upper, lower: elkan ? new Float64Array(m * k) : lower, gap, half };
   const fixed = options.fixed;
-  const assignPass = (all: boolean) => {
-    if (kernel) assignSimd(kernel, n, C, k, labels);
+  // The kernel sums each centre's rows during the assignment (unless fixed rows change labels after it).
+  const summed = kernel !== null && !fixed;
+  const assignPass = (all: boolean, last = false) => {
+    if (kernel) assignSimd(kernel, n, C, k, labels, summed && !last);
     else {
       centreGaps(C, k, d, gap, half);
       if (elkan) elkanPass(X, n, d, C, k, bounds, all);
@@ -213,7 +220,7 @@ export function lloyd(X: Float64Array, n: number, d: number, init: Float64Array,
   for (; it < options.maxIter; it++) {
     throwIfAborted(options.signal);
     assignPass(it === 0);
-    const shift = updateCentres(X, n, d, labels, exact, C, k, next, counts);
+    const shift = updateCentres(X, n, d, labels, exact, C, k, next, counts, summed ? kernel.sums(k) : undefined);
     let max1 = 0;
     let max2 = 0;
     let arg = -1;
@@ -259,7 +266,7 @@ export function lloyd(X: Float64Array, n: number, d: number, init: Float64Array,
   // Like scikit-learn, report the iterations run (the loop's index + 1, capped at max_iter).
   const nIter = Math.min(it + 1, options.maxIter);
   // Labels of the last assignment belong to the centres before the last update unless nothing changed: assign once more (bounded).
-  if (!strict) assignPass(false);
+  if (!strict) assignPass(false, true);
   if (kernel) forgetRows();
   return { centres: C, labels, inertia: sseOf(X, n, d, C, labels), nIter };
 }
@@ -379,12 +386,18 @@ function elkanPass(X: Float64Array, n: number, d: number, C: Float64Array, k: nu
   }
 }
 
-/** Plain Lloyd's assignment by the SIMD kernel: every distance (the same values as squaredDistance), nearest centre, ties to the lowest index. */
-function assignSimd(kernel: RowDistances, n: number, C: Float64Array, k: number, labels: Int32Array): void {
+/**
+ * Plain Lloyd's assignment by the SIMD kernel: every distance (the same values as squaredDistance), nearest centre,
+ * ties to the lowest index. With `sum`, also each centre's coordinate sums over its rows (kernel.sums: clusterSums'
+ * values) while the rows are in cache.
+ */
+function assignSimd(kernel: RowDistances, n: number, C: Float64Array, k: number, labels: Int32Array, sum: boolean): void {
   kernel.setCentres(C, k);
+  if (sum) kernel.sums(k).fill(0);
   for (let first = 0; first < kernel.blocks; first += kernel.chunk) {
     const count = Math.min(kernel.chunk, kernel.blocks - first);
     const near = kernel.nearest(first, count, k);
+    if (sum) kernel.addNearest(first, count);
     const base = first * BLOCK;
     const m = Math.min(count * BLOCK, n - base);
     for (let t = 0; t < m; t++) labels[base + t] = near[t];
@@ -509,6 +522,36 @@ function candidateDistancesSimd(X: Float64Array, n: number, kernel: RowDistances
   }
 }
 
+/**
+ * For every trial row t: min(D(x)², d(x, row_t)²) of every row into out[t·n …] by the SIMD kernel, all trials in one
+ * pass over the rows (the same values as candidateDistances); returns each trial's potential, summed in row order.
+ */
+function candidatesSimd(n: number, d: number, kernel: RowDistances, X: Float64Array, trialRows: readonly number[], closest: Float64Array, out: Float64Array): Float64Array {
+  const trials = trialRows.length;
+  kernel.setCentres(centresAtRows(X, d, trialRows), trials);
+  const pots = new Float64Array(trials);
+  for (let first = 0; first < kernel.blocks; first += kernel.chunk) {
+    const count = Math.min(kernel.chunk, kernel.blocks - first);
+    const D = kernel.run(first, count, trials);
+    const base = first * BLOCK;
+    for (let t = 0; t < trials; t++) {
+      let p = pots[t];
+      const off = t * n + base;
+      for (let q = 0; q < count; q++) {
+        const o = (q * trials + t) * BLOCK;
+        const m = Math.min(BLOCK, n - base - q * BLOCK);
+        for (let r = 0; r < m; r++) {
+          const v = Math.min(closest[base + q * BLOCK + r], D[o + r]);
+          out[off + q * BLOCK + r] = v;
+          p += v;
+        }
+      }
+      pots[t] = p;
+    }
+  }
+  return pots;
+}
+
 /** min(D(x)², d(x, row)²) for every row into out[off …], four rows per sweep (the candidate's values loaded once for four rows). */
 function candidateDistances(X: Float64Array, n: number, d: number, row: number, closest: Float64Array, out: Float64Array, off: number): void {
   const o = row * d;
@@ -548,7 +591,7 @@ export function kmeansPlusPlus(X: Float64Array, n: number, d: number, k: number,
   const rows = [rng.int(n)];
   const closest = new Float64Array(n);
   // Made for k centres so that Lloyd's first pass on the same matrix reuses the copy.
-  const kernel = simd ? rowDistances(X, n, d, k) : null;
+  const kernel = simd ? rowDistances(X, n, d, Math.max(k, trials)) : null;
   if (kernel) candidateDistancesSimd(X, n, kernel, rows[0], closest.fill(Infinity), closest, 0);
   else for (let i = 0; i < n; i++) closest[i] = squaredDistance(X, i, X, rows[0], d);
   let pot = closest.reduce((a, b) => a + b, 0);
@@ -558,9 +601,7 @@ export function kmeansPlusPlus(X: Float64Array, n: number, d: number, k: number,
     throwIfAborted(signal);
     let s = 0;
     for (let i = 0; i < n; i++) cum[i] = s += closest[i];
-    let best = -1;
-    let bestPot = Infinity;
-    let bestRow = 0;
+    const trialRows: number[] = [];
     for (let t = 0; t < trials; t++) {
       const target = rng.next() * pot;
       // searchsorted(side="left"): the first row whose cumulative potential reaches the draw.
@@ -571,13 +612,23 @@ export function kmeansPlusPlus(X: Float64Array, n: number, d: number, k: number,
         if (cum[mid] < target) lo = mid + 1;
         else hi = mid;
       }
-      const row = Math.min(lo, n - 1);
-      const off = t * n;
-      if (kernel) candidateDistancesSimd(X, n, kernel, row, closest, cand, off);
-      else candidateDistances(X, n, d, row, closest, cand, off);
-      // Summed in row order, as before the four-row sweep: the same potential to the last bit.
+      trialRows.push(Math.min(lo, n - 1));
+    }
+    // The kernel takes every trial in one pass over the rows (the rows read once, not once per trial).
+    const pots = kernel ? candidatesSimd(n, d, kernel, X, trialRows, closest, cand) : null;
+    let best = -1;
+    let bestPot = Infinity;
+    let bestRow = 0;
+    for (let t = 0; t < trials; t++) {
+      const row = trialRows[t];
       let p = 0;
-      for (let i = 0; i < n; i++) p += cand[off + i];
+      if (pots) p = pots[t];
+      else {
+        const off = t * n;
+        candidateDistances(X, n, d, row, closest, cand, off);
+        // Summed in row order, as before the four-row sweep: the same potential to the last bit.
+        for (let i = 0; i < n; i++) p += cand[off + i];
+      }
       if (p < bestPot) {
         bestPot = p;
         best = t;

@@ -11,9 +11,11 @@
  * each) and each of the k centres at C (each coordinate stored twice, 16 bytes, d of them per
  * centre), the eight squared distances are stored at out, block by block, centre by centre.
  * nearest(…): the same sums, but only each row's nearest centre index is stored (eight per block).
+ * addRows(…): after nearest, each row added to its centre's coordinate sums (Lloyd's update), while
+ * the rows are still in cache, in clusterSums' order.
  */
 import type { WasmMemory } from "../../data/wasm-bytes.js";
-import { compileModule, F64X2_ADD, F64X2_MUL, F64X2_SUB, functionBody, get, I32, I32_ADD, I32_LT_U, I32_MUL, I32_SHL, i32c, instantiate, memoryModule, set, simd, tee, V128, v128Load, v128Store, zero } from "../../data/wasm-bytes.js";
+import { compileModule, f64Load, f64Store, F64X2_ADD, F64X2_MUL, F64X2_SUB, functionBody, get, I32, I32_ADD, I32_LT_U, I32_MUL, I32_SHL, i32c, instantiate, memoryModule, set, simd, tee, V128, v128Load, v128Store, zero } from "../../data/wasm-bytes.js";
 
 /** Rows per block: four two-lane accumulators, four independent addition chains. */
 export const BLOCK = 8;
@@ -66,17 +68,60 @@ function body(nearest: boolean): number[] {
   return functionBody([[4, I32], [nearest ? 17 : 6, V128]], code);
 }
 
+const [I32_LE_S, I32_TRUNC_F64_S, F64_ADD] = [[0x4c], [0xaa], [0xa0]];
+
+// addRows. Params: 0 x, 1 blocks, 2 idx (each row's centre, as nearest stores it), 3 sums, 4 d, 5 rows left
+// (from the first block; lanes past it are padding). Locals: 6 xp, 7 sp, 8 coordinates left (i32).
+// Row by row in row order, coordinate by coordinate, sums[c][j] += x_j: clusterSums' additions in its order.
+function addRowsBody(): number[] {
+  const code: number[] = [];
+  const emit = (...parts: number[][]) => parts.forEach((p) => code.push(...p));
+  emit(BLOCK_, get(1), I32_EQZ, BR_IF);
+  emit(LOOP);
+  for (let r = 0; r < BLOCK; r++) {
+    emit(BLOCK_, get(5), i32c(r), I32_LE_S, BR_IF);
+    emit(get(3), get(2), f64Load(8 * r), I32_TRUNC_F64_S, get(4), I32_MUL, i32c(3), I32_SHL, I32_ADD, set(7));
+    emit(get(0), set(6), get(4), set(8));
+    emit(LOOP, get(7), get(7), f64Load(0), get(6), f64Load(8 * r), F64_ADD, f64Store(0));
+    emit(get(7), i32c(8), I32_ADD, set(7), get(6), i32c(64), I32_ADD, set(6));
+    emit(get(8), i32c(1), I32_SUB, tee(8), BR_IF, END);
+    emit(END);
+  }
+  emit(get(0), get(4), i32c(6), I32_SHL, I32_ADD, set(0), get(2), i32c(64), I32_ADD, set(2), get(5), i32c(8), I32_SUB, set(5));
+  emit(get(1), i32c(1), I32_SUB, tee(1), BR_IF);
+  emit(END, END);
+  return functionBody([[3, I32]], code);
+}
+
 function moduleBytes(): Uint8Array {
   return memoryModule(
     [[0x60, 6, I32, I32, I32, I32, I32, I32, 0]],
     [
       { name: "dists", type: 0, body: body(false) },
       { name: "nearest", type: 0, body: body(true) },
+      { name: "addRows", type: 0, body: addRowsBody() },
     ],
   );
 }
 
 const MODULE = compileModule(moduleBytes());
+
+/**
+ * X (n × d, row-major) into rows as the kernels read it: blocks of BLOCK rows, coordinate j of the
+ * block's rows side by side (row 8b + r, coordinate j at [b·d·8 + j·8 + r]); the last block padded with zeros.
+ */
+export function interleaveRows(X: Float64Array, n: number, d: number, rows: Float64Array): void {
+  const blocks = Math.ceil(n / BLOCK);
+  for (let b = 0; b < blocks; b++) {
+    const o = b * d * BLOCK;
+    const last = Math.min(BLOCK, n - b * BLOCK);
+    for (let r = 0; r < last; r++) {
+      const x = (b * BLOCK + r) * d;
+      for (let j = 0; j < d; j++) rows[o + j * BLOCK + r] = X[x + j];
+    }
+    for (let r = last; r < BLOCK; r++) for (let j = 0; j < d; j++) rows[o + j * BLOCK + r] = 0;
+  }
+}
 
 /** Below this many rows the JavaScript loops are kept (copying and a fresh memory would not pay). */
 export const SIMD_MIN_ROWS = 2048;
@@ -92,7 +137,11 @@ export class RowDistances {
   private readonly centreAt: number;
   private readonly outAt: number;
 
+  private readonly addRowsOf: RowDistances["dists"];
+  private readonly sumsAt: number;
+
   private constructor(
+    readonly n: number,
     readonly d: number,
     readonly maxK: number,
     blocks: number,
@@ -107,8 +156,10 @@ export class RowDistances {
     this.memory = instance.memory;
     this.dists = instance.exports.dists as RowDistances["dists"];
     this.nearestOf = instance.exports.nearest as RowDistances["dists"];
+    this.addRowsOf = instance.exports.addRows as RowDistances["dists"];
     this.centreAt = centreAt;
     this.outAt = outAt;
+    this.sumsAt = outAt + this.chunk * maxK * BLOCK * 8;
   }
 
   /** The kernel over X (n × d, row-major), or null without WebAssembly SIMD, for small inputs, or beyond 2 GiB. */
@@ -119,7 +170,8 @@ export class RowDistances {
     const rowBytes = blocks * d * BLOCK * 8;
     const centreBytes = maxK * d * 16;
     const chunk = Math.max(1, Math.floor(65536 / (maxK * BLOCK * 8)));
-    const bytes = rowBytes + centreBytes + chunk * maxK * BLOCK * 8;
+    const outBytes = chunk * maxK * BLOCK * 8;
+    const bytes = rowBytes + centreBytes + outBytes + maxK * d * 8;
     // One memory, reused while large enough: a fresh one per fit cost more (zeroed pages) than all its distances.
     // Kept between fits only up to KEEP_BYTES, so that a worker does not hold a large matrix's copy after its fit.
     let instance = scratch && scratch.bytes >= bytes ? scratch.instance : null;
@@ -129,17 +181,8 @@ export class RowDistances {
       if (!instance) return null;
       if (bytes <= KEEP_BYTES) scratch = { instance, bytes: instance.memory.buffer.byteLength };
     }
-    const rows = new Float64Array(instance.memory.buffer, 0, blocks * d * BLOCK);
-    for (let b = 0; b < blocks; b++) {
-      const o = b * d * BLOCK;
-      const last = Math.min(BLOCK, n - b * BLOCK);
-      for (let r = 0; r < last; r++) {
-        const x = (b * BLOCK + r) * d;
-        for (let j = 0; j < d; j++) rows[o + j * BLOCK + r] = X[x + j];
-      }
-      for (let r = last; r < BLOCK; r++) for (let j = 0; j < d; j++) rows[o + j * BLOCK + r] = 0;
-    }
-    return new RowDistances(d, maxK, blocks, instance, rowBytes, rowBytes + centreBytes, instance === scratch?.instance);
+    interleaveRows(X, n, d, new Float64Array(instance.memory.buffer, 0, blocks * d * BLOCK));
+    return new RowDistances(n, d, maxK, blocks, instance, rowBytes, rowBytes + centreBytes, instance === scratch?.instance);
   }
 
   /** Sets the centres (k ≤ maxK rows of C from row `from`, row-major) for the calls that follow. */
@@ -166,6 +209,19 @@ export class RowDistances {
   nearest(first: number, count: number, k: number): Float64Array {
     this.nearestOf(first * this.d * BLOCK * 8, count, this.centreAt, k, this.d, this.outAt);
     return new Float64Array(this.memory.buffer, this.outAt, count * BLOCK);
+  }
+
+  /** The per-centre coordinate sums that addNearest adds to (k × d, row-major); zero them before a pass. */
+  sums(k: number): Float64Array {
+    return new Float64Array(this.memory.buffer, this.sumsAt, k * this.d);
+  }
+
+  /**
+   * After nearest(first, count, k): adds each of those rows (below n) to its nearest centre's sums, row after row,
+   * coordinate by coordinate — the additions of a JavaScript loop over the rows in order, so the same sums to the last bit.
+   */
+  addNearest(first: number, count: number): void {
+    this.addRowsOf(first * this.d * BLOCK * 8, count, this.outAt, this.sumsAt, this.d, this.n - first * BLOCK);
   }
 }
 

@@ -65,3 +65,19 @@ test("k-means++ and Lloyd with the kernel = without it (rows, labels, centres, i
     assert.equal(a.nIter, b.nIter);
   }
 });
+
+test("an empty cluster (two equal initial centres) is relocated the same with the kernel's centre sums as with the JavaScript sums", () => {
+  const n = SIMD_MIN_ROWS + 5;
+  const d = 3;
+  const X = data(9, n, d, false);
+  const tol = absoluteTolerance(X, n, d, 1e-4);
+  // Rows 4 and 4 again: the second centre is never strictly nearer, so it starts empty.
+  const fit = (simd: boolean) => lloyd(Float64Array.from(X), n, d, centresAtRows(X, d, [4, 4, 100, 2000]), 4, { maxIter: 50, tol, simd });
+  const a = fit(true);
+  const b = fit(false);
+  assert.ok(a.labels.includes(1), "the emptied centre took rows");
+  assert.deepEqual(a.labels, b.labels);
+  assert.deepEqual(a.centres, b.centres);
+  assert.ok(Object.is(a.inertia, b.inertia));
+  assert.equal(a.nIter, b.nIter);
+});
