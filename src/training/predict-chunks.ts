@@ -28,8 +28,9 @@ export function sliceRows(X: Frame, from: number, to: number): Frame {
   return { rowCount: to - from, columns };
 }
 
-function concatFloat(arrays: readonly Float64Array[]): Float64Array {
-  const out = new Float64Array(arrays.reduce((n, a) => n + a.length, 0));
+/** The arrays one after another, in a new array made by `make`. */
+function concat<A extends Float64Array | Int32Array>(arrays: readonly A[], make: (length: number) => A): A {
+  const out = make(arrays.reduce((n, a) => n + a.length, 0));
   let at = 0;
   for (const a of arrays) {
     out.set(a, at);
@@ -38,15 +39,8 @@ function concatFloat(arrays: readonly Float64Array[]): Float64Array {
   return out;
 }
 
-function concatInt(arrays: readonly Int32Array[]): Int32Array {
-  const out = new Int32Array(arrays.reduce((n, a) => n + a.length, 0));
-  let at = 0;
-  for (const a of arrays) {
-    out.set(a, at);
-    at += a.length;
-  }
-  return out;
-}
+const concatFloat = (arrays: readonly Float64Array[]) => concat(arrays, (n) => new Float64Array(n));
+const concatInt = (arrays: readonly Int32Array[]) => concat(arrays, (n) => new Int32Array(n));
 
 /** Probabilities join only when every part has them (a model gives them for all rows or none). */
 function concatProba(parts: readonly { proba?: Float64Array }[]): { proba?: Float64Array } {
