@@ -12,7 +12,7 @@
 import { readFileSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { loadavg, tmpdir } from "node:os";
-import { processCpuMicros, startServer, stopServer } from "../serving/harness.js";
+import { processCpuMicros, startServer, stopServer, trainModel, uploadDataset } from "../serving/harness.js";
 
 const D = 20;
 const dir = process.argv[2] ?? "/tmp/xigua-bench-knn";
@@ -41,14 +41,8 @@ async function measure(computeWorkers: number, port: number) {
   const server = await startServer("bench/serving/server-xigua.ts", port, { XIGUA_DB: join(db, "bench.db"), XIGUA_COMPUTE_WORKERS: String(computeWorkers) });
   try {
     const base = `http://127.0.0.1:${port}`;
-    const ds = (await (await fetch(`${base}/v1/datasets?name=knn`, { method: "POST", headers: { "content-type": "text/csv" }, body: csv })).json()) as { id: string };
-    const spec = { dataset_id: ds.id, algorithm: "knn", target: "y", params: { n_neighbors: 5 }, validation: { method: "none" }, seed: 0 };
-    let model = (await (await fetch(`${base}/v1/models`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(spec) })).json()) as { id: string; status: string };
-    while (model.status === "queued" || model.status === "running") {
-      await new Promise((r) => setTimeout(r, 100));
-      model = (await (await fetch(`${base}/v1/models/${model.id}`)).json()) as { id: string; status: string };
-    }
-    if (model.status !== "succeeded") throw new Error(JSON.stringify(model));
+    const datasetId = await uploadDataset(base, "knn", csv);
+    const model = await trainModel(base, { dataset_id: datasetId, algorithm: "knn", target: "y", params: { n_neighbors: 5 }, validation: { method: "none" }, seed: 0 }, 100);
     const predict = async () => {
       const res = await fetch(`${base}/v1/models/${model.id}/predict`, { method: "POST", headers: { "content-type": "application/json" }, body });
       if (res.status !== 200) throw new Error(await res.text());

@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { processCpuMicros, startServer, stopServer } from "../serving/harness.js";
+import { processCpuMicros, startServer, stopServer, trainModel, uploadDataset } from "../serving/harness.js";
 
 const dir = mkdtempSync(join(tmpdir(), "xigua-bench-rf-service-"));
 const load = () => loadavg().map((v) => v.toFixed(2)).join(" ");
@@ -39,18 +39,13 @@ async function measure(workers: number, port: number) {
   const server = await startServer("bench/serving/server-xigua.ts", port, { XIGUA_DB: join(db, "bench.db"), XIGUA_WORKERS: String(workers) });
   try {
     const base = `http://127.0.0.1:${port}`;
-    const ds = (await (await fetch(`${base}/v1/datasets?name=rf`, { method: "POST", headers: { "content-type": "text/csv" }, body: csv })).json()) as { id: string };
-    const spec = { dataset_id: ds.id, algorithm: "random_forest", target: "y", params: { n_estimators: 100, oob_score: false }, validation: { method: "none" }, seed: 0 };
+    const datasetId = await uploadDataset(base, "rf", csv);
+    const spec = { dataset_id: datasetId, algorithm: "random_forest", target: "y", params: { n_estimators: 100, oob_score: false }, validation: { method: "none" }, seed: 0 };
     const cpu0 = processCpuMicros(server.pid!);
     const t0 = performance.now();
-    let model = (await (await fetch(`${base}/v1/models`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(spec) })).json()) as { id: string; status: string; fit_seconds?: number };
-    while (model.status === "queued" || model.status === "running") {
-      await new Promise((r) => setTimeout(r, 100));
-      model = (await (await fetch(`${base}/v1/models/${model.id}`)).json()) as typeof model;
-    }
+    const model = await trainModel(base, spec, 100);
     const wall = (performance.now() - t0) / 1000;
     const cpu = (processCpuMicros(server.pid!) - cpu0) / 1e6;
-    if (model.status !== "succeeded") throw new Error(JSON.stringify(model));
     const artifact = (await (await fetch(`${base}/v1/models/${model.id}/artifact`)).json()) as Record<string, unknown>;
     const { trained_at: _t, sha256: _s, ...forest } = artifact;
     return { wall, cpu, fit: model.fit_seconds ?? NaN, forest: JSON.stringify(forest), loadAfter: load() };

@@ -45,18 +45,28 @@ export function breastCancerRows(n: number): Record<string, number>[] {
   return Array.from({ length: n }, (_, i) => Object.fromEntries(header.map((h, j) => [h, data[i % data.length][j]])));
 }
 
-/** Uploads breast cancer and trains a CART on it; the model's predict URL. */
-export async function trainCart(base: string): Promise<string> {
-  const ds = (await (await fetch(`${base}/v1/datasets?name=bc`, { method: "POST", headers: { "content-type": "text/csv" }, body: breastCancerCsv })).json()) as { id: string };
-  type Model = { id: string; status: string };
-  let model = (await (
-    await fetch(`${base}/v1/models`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ dataset_id: ds.id, algorithm: "cart", target: "target", seed: 0 }) })
-  ).json()) as Model;
+/** Uploads a CSV body as a dataset; its id. */
+export async function uploadDataset(base: string, name: string, csv: string | Buffer): Promise<string> {
+  const ds = (await (await fetch(`${base}/v1/datasets?name=${name}`, { method: "POST", headers: { "content-type": "text/csv" }, body: csv })).json()) as { id: string };
+  return ds.id;
+}
+
+/** POST /v1/models with `spec`, then polls until the job ends; the succeeded model (throws on any other outcome). */
+export async function trainModel(base: string, spec: Record<string, unknown>, pollMs = 50): Promise<{ id: string; status: string; fit_seconds?: number }> {
+  type Model = { id: string; status: string; fit_seconds?: number };
+  let model = (await (await fetch(`${base}/v1/models`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(spec) })).json()) as Model;
   while (model.status === "queued" || model.status === "running") {
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, pollMs));
     model = (await (await fetch(`${base}/v1/models/${model.id}`)).json()) as Model;
   }
   if (model.status !== "succeeded") throw new Error(JSON.stringify(model));
+  return model;
+}
+
+/** Uploads breast cancer and trains a CART on it; the model's predict URL. */
+export async function trainCart(base: string): Promise<string> {
+  const datasetId = await uploadDataset(base, "bc", breastCancerCsv);
+  const model = await trainModel(base, { dataset_id: datasetId, algorithm: "cart", target: "target", seed: 0 });
   return `${base}/v1/models/${model.id}/predict`;
 }
 

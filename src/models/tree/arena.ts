@@ -150,10 +150,8 @@ export function makeArena(
       sortedTarget[f] = st;
     }
   }
-  let unitWeights = true;
-  for (let i = 0; i < m && unitWeights; i++) unitWeights = w[i] === 1;
-  let wholeRows = true;
-  if (share) for (let i = 0; i < m && wholeRows; i++) wholeRows = share[i] === 1;
+  const unitWeights = allOnes(w, m);
+  const wholeRows = !share || allOnes(share, m);
   return {
     rows,
     w,
@@ -271,10 +269,8 @@ export function childArena(parent: Arena, start: number, end: number, b: number,
     sortedClass[f] = sc;
     sortedTarget[f] = st;
   }
-  let unitWeights = true;
-  for (let i = 0; i < m && unitWeights; i++) unitWeights = w[i] === 1;
-  let wholeRows = true;
-  for (let i = 0; i < m && wholeRows; i++) wholeRows = share[i] === 1;
+  const unitWeights = allOnes(w, m);
+  const wholeRows = allOnes(share, m);
   return {
     rows,
     w,
@@ -336,6 +332,12 @@ function canCut(list: Int32Array, values: Float64Array, start: number, end: numb
   let hi = end - 1;
   while (hi >= lo && (map[list[hi]] < 0 || values[hi] !== values[hi])) hi--;
   return hi > lo && values[lo] !== values[hi];
+}
+
+/** Whether the first m entries are all exactly 1 (unit weights, whole rows: the fast paths of the split search). */
+function allOnes(a: Float64Array, m: number): boolean {
+  for (let i = 0; i < m; i++) if (a[i] !== 1) return false;
+  return true;
 }
 
 function ones(m: number): Float64Array {
