@@ -98,7 +98,8 @@ test("cancel during the proposals: the search ends cancelled, no candidate is ap
   const url = res.headers.location as string;
   for (;;) {
     const s = (await t.app.inject({ url })).json();
-    if (s.results.length > 2 || s.status !== "running") break;
+    // "queued" until the runner marks it running (a real round trip on PostgreSQL): keep polling.
+    if (s.results.length > 2 || (s.status !== "running" && s.status !== "queued")) break;
     await new Promise((r) => setTimeout(r, 20));
   }
   const cancel = await t.app.inject({ method: "POST", url: `${url}/cancel` });
