@@ -30,9 +30,13 @@ export function rowMajor(frame: Frame): Float64Array {
     }
     if (missing) break;
   }
-  // The first column with a missing value, in column order (as the message always named it).
-  if (missing) for (const c of frame.columns) if (c.type === "numeric" && c.values.some(Number.isNaN)) throw new UnusableInputError(`column ${c.name} has missing values; impute them first`);
+  if (missing) throwIfMissing(frame);
   return out;
+}
+
+/** Throws for the first numeric column (in column order) holding a missing value (NaN). */
+export function throwIfMissing(frame: Frame): void {
+  for (const c of frame.columns) if (c.type === "numeric" && c.values.some(Number.isNaN)) throw new UnusableInputError(`column ${c.name} has missing values; impute them first`);
 }
 
 /** Rows per tile of rowMajor: 512 rows of 20 features are 80 KiB of output. */

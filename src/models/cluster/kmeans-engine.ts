@@ -15,7 +15,13 @@
  */
 import type { Rng } from "../../data/random.js";
 import { throwIfAborted, type AbortFlag } from "../contract.js";
-import { BLOCK, forgetRows, rowDistances, type RowDistances } from "./simd-distances.js";
+import { BLOCK, forgetRows, RowDistances, rowDistances } from "./simd-distances.js";
+
+/**
+ * The training rows: row-major (n × d), or only in the SIMD kernel's layout (kmeans' fit from a frame's columns from
+ * SIMD_MIN_ROWS rows: one copy of the data instead of a row-major copy and then the kernel's).
+ */
+export type Rows = Float64Array | RowDistances;
 
 export interface LloydResult {
   /** k × d, row-major. */
@@ -28,8 +34,9 @@ export interface LloydResult {
 }
 
 /** scikit-learn's absolute tolerance: tol × the mean of the per-feature variances. */
-export function absoluteTolerance(X: Float64Array, n: number, d: number, tol: number): number {
+export function absoluteTolerance(X: Rows, n: number, d: number, tol: number): number {
   if (tol === 0 || n === 0) return 0;
+  if (X instanceof RowDistances) return kernelTolerance(X, n, d, tol);
   // Row by row (the matrix is row-major): the means, then the squared deviations.
   const mean = new Float64Array(d);
   for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) mean[j] += X[i * d + j];
@@ -42,6 +49,24 @@ export function absoluteTolerance(X: Float64Array, n: number, d: number, tol: nu
     }
   }
   return (total / n / d) * tol;
+}
+
+/**
+ * absoluteTolerance on the kernel's copy: the same means (each column summed in row order, by interleaveColumns or
+ * here) and the same chain of squared deviations (the kernel's spread, in row-major order), so the same value.
+ */
+function kernelTolerance(kernel: RowDistances, n: number, d: number, tol: number): number {
+  let mean = kernel.columnSums;
+  if (!mean) {
+    mean = new Float64Array(d);
+    const row = new Float64Array(d);
+    for (let i = 0; i < n; i++) {
+      kernel.row(i, row);
+      for (let j = 0; j < d; j++) mean[j] += row[j];
+    }
+  } else mean = Float64Array.from(mean);
+  for (let j = 0; j < d; j++) mean[j] /= n;
+  return (kernel.spread(mean) / n / d) * tol;
 }
 
 export function squaredDistance(X: Float64Array, i: number, C: Float64Array, c: number, d: number): number {
@@ -102,8 +127,13 @@ function farthestRows(dist: Float64Array, count: number): number[] {
   return out;
 }
 
+/** Row i of the training rows (row-major or the kernel's copy). */
+function rowOf(X: Rows, d: number, i: number): Float64Array {
+  return X instanceof RowDistances ? X.row(i) : X.subarray(i * d, i * d + d);
+}
+
 /** scikit-learn's `_relocate_empty_clusters_dense`: on the sums, before they are divided. */
-function relocateEmpty(X: Float64Array, d: number, labels: Int32Array, distances: () => Float64Array, k: number, sums: Float64Array, counts: Float64Array): void {
+function relocateEmpty(X: Rows, d: number, labels: Int32Array, distances: () => Float64Array, k: number, sums: Float64Array, counts: Float64Array): void {
   const empty: number[] = [];
   for (let c = 0; c < k; c++) if (counts[c] === 0) empty.push(c);
   if (empty.length === 0) return;
@@ -112,9 +142,10 @@ function relocateEmpty(X: Float64Array, d: number, labels: Int32Array, distances
     const row = far[e];
     const old = labels[row];
     const to = empty[e];
+    const x = rowOf(X, d, row);
     for (let j = 0; j < d; j++) {
-      sums[old * d + j] -= X[row * d + j];
-      sums[to * d + j] = X[row * d + j];
+      sums[old * d + j] -= x[j];
+      sums[to * d + j] = x[j];
     }
     counts[old]--;
     counts[to] = 1;
@@ -125,14 +156,15 @@ function relocateEmpty(X: Float64Array, d: number, labels: Int32Array, distances
  * One update: the centres become the means of their rows (empty ones relocated), into next.
  * Returns the summed squared shift of the centres. `labels` are those of `C`; `distances` gives
  * each row's squared distance to its centre in C (asked only when a centre is empty). `sums`: the clusters'
- * coordinate sums when already computed (clusterSums' values: the SIMD assignment's).
+ * coordinate sums when already computed (clusterSums' values: the SIMD assignment's); required when X is the kernel.
  */
-export function updateCentres(X: Float64Array, n: number, d: number, labels: Int32Array, distances: () => Float64Array, C: Float64Array, k: number, next: Float64Array, counts: Float64Array, sums?: Float64Array): number {
+export function updateCentres(X: Rows, n: number, d: number, labels: Int32Array, distances: () => Float64Array, C: Float64Array, k: number, next: Float64Array, counts: Float64Array, sums?: Float64Array): number {
   if (sums) {
     next.set(sums);
     counts.fill(0);
     for (let i = 0; i < n; i++) counts[labels[i]]++;
-  } else clusterSums(X, n, d, labels, k, next, counts);
+  } else if (X instanceof RowDistances) throw new Error("updateCentres: the kernel's rows need the sums of its assignment");
+  else clusterSums(X, n, d, labels, k, next, counts);
   relocateEmpty(X, d, labels, distances, k, next, counts);
   let shift = 0;
   for (let c = 0; c < k; c++) {
@@ -180,18 +212,25 @@ export const ELKAN_MAX_BOUNDS = 1 << 24;
  * lower bound and half the gap from its centre to the nearest other centre. Bounds are compared
  * with a relative slack of 1e-12 so that rounding never keeps a row from a centre that became nearer.
  */
-export function lloyd(X: Float64Array, n: number, d: number, init: Float64Array, k: number, options: LloydOptions): LloydResult {
+export function lloyd(X: Rows, n: number, d: number, init: Float64Array, k: number, options: LloydOptions): LloydResult {
+  // With the SIMD kernel every distance costs less than the bounds' bookkeeping: plain Lloyd, every pass full, no bounds kept.
+  // (Lloyd's labels either way: test/models/cluster/lloyd-bounds.test.ts and simd-distances.test.ts.)
+  if (X instanceof RowDistances) return lloydSimd(X, n, d, init, k, options);
+  const kernel = options.simd !== false ? rowDistances(X, n, d, k) : null;
+  if (kernel) {
+    try {
+      return lloydSimd(kernel, n, d, init, k, options);
+    } finally {
+      forgetRows();
+    }
+  }
   let C = Float64Array.from(init);
   let next = new Float64Array(k * d);
   const labels = new Int32Array(n);
   const old = new Int32Array(n).fill(-1);
   const counts = new Float64Array(k);
-  // With the SIMD kernel every distance costs less than the bounds' bookkeeping: plain Lloyd, every pass full, no bounds kept.
-  // (Lloyd's labels either way: test/models/cluster/lloyd-bounds.test.ts and simd-distances.test.ts.)
-  const kernel = options.simd !== false ? rowDistances(X, n, d, k) : null;
-  const m = kernel ? 0 : n;
-  const upper = new Float64Array(m);
-  const lower = new Float64Array(m);
+  const upper = new Float64Array(n);
+  const lower = new Float64Array(n);
   const half = new Float64Array(k);
   const move = new Float64Array(k);
   const dist = new Float64Array(n);
@@ -202,17 +241,12 @@ export function lloyd(X: Float64Array, n: number, d: number, init: Float64Array,
   };
   const gap = new Float64Array(k * k);
   const elkan = (options.bounds ?? (n * k <= ELKAN_MAX_BOUNDS ? "elkan" : "hamerly")) === "elkan";
-  const bounds: Bounds = { labels, upper, lower: elkan ? new Float64Array(m * k) : lower, gap, half };
+  const bounds: Bounds = { labels, upper, lower: elkan ? new Float64Array(n * k) : lower, gap, half };
   const fixed = options.fixed;
-  // The kernel sums each centre's rows during the assignment (unless fixed rows change labels after it).
-  const summed = kernel !== null && !fixed;
-  const assignPass = (all: boolean, last = false) => {
-    if (kernel) assignSimd(kernel, n, C, k, labels, summed && !last);
-    else {
-      centreGaps(C, k, d, gap, half);
-      if (elkan) elkanPass(X, n, d, C, k, bounds, all);
-      else boundedPass(X, n, d, C, k, bounds, all);
-    }
+  const assignPass = (all: boolean) => {
+    centreGaps(C, k, d, gap, half);
+    if (elkan) elkanPass(X, n, d, C, k, bounds, all);
+    else boundedPass(X, n, d, C, k, bounds, all);
     if (fixed) for (let i = 0; i < n; i++) if (fixed[i] >= 0) labels[i] = fixed[i];
   };
   let strict = false;
@@ -220,7 +254,7 @@ export function lloyd(X: Float64Array, n: number, d: number, init: Float64Array,
   for (; it < options.maxIter; it++) {
     throwIfAborted(options.signal);
     assignPass(it === 0);
-    const shift = updateCentres(X, n, d, labels, exact, C, k, next, counts, summed ? kernel.sums(k) : undefined);
+    const shift = updateCentres(X, n, d, labels, exact, C, k, next, counts);
     let max1 = 0;
     let max2 = 0;
     let arg = -1;
@@ -235,9 +269,7 @@ export function lloyd(X: Float64Array, n: number, d: number, init: Float64Array,
       } else if (move[c] > max2) max2 = move[c];
     }
     [C, next] = [next, C];
-    if (kernel) {
-      // no bounds to widen
-    } else if (elkan) {
+    if (elkan) {
       const L = bounds.lower;
       for (let i = 0; i < n; i++) {
         upper[i] += move[labels[i]];
@@ -249,14 +281,7 @@ export function lloyd(X: Float64Array, n: number, d: number, init: Float64Array,
         lower[i] -= labels[i] === arg ? max2 : max1;
       }
     }
-    let same = true;
-    for (let i = 0; i < n; i++) {
-      if (labels[i] !== old[i]) {
-        same = false;
-        break;
-      }
-    }
-    if (same) {
+    if (sameLabels(labels, old)) {
       strict = true;
       break;
     }
@@ -266,9 +291,56 @@ export function lloyd(X: Float64Array, n: number, d: number, init: Float64Array,
   // Like scikit-learn, report the iterations run (the loop's index + 1, capped at max_iter).
   const nIter = Math.min(it + 1, options.maxIter);
   // Labels of the last assignment belong to the centres before the last update unless nothing changed: assign once more (bounded).
-  if (!strict) assignPass(false, true);
-  if (kernel) forgetRows();
+  if (!strict) assignPass(false);
   return { centres: C, labels, inertia: sseOf(X, n, d, C, labels), nIter };
+}
+
+function sameLabels(a: Int32Array, b: Int32Array): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Lloyd's iterations on the SIMD kernel: lloyd's loop without bounds, every pass full. Each pass also sums each
+ * centre's rows (kept rows under their fixed centre), so no pass over the rows is needed for the update; the last
+ * pass's distances give the SSE (the nearest centre's distance is the labelled one), summed in sseOf's row order.
+ */
+function lloydSimd(kernel: RowDistances, n: number, d: number, init: Float64Array, k: number, options: LloydOptions): LloydResult {
+  let C = Float64Array.from(init);
+  let next = new Float64Array(k * d);
+  const labels = new Int32Array(n);
+  const old = new Int32Array(n).fill(-1);
+  const counts = new Float64Array(k);
+  const fixed = options.fixed;
+  let dist: Float64Array | null = null;
+  // Relocating an empty centre needs every row's exact distance to its centre; computed only then.
+  const exact = () => {
+    dist ??= new Float64Array(n);
+    labelledDistances(kernel, n, C, k, labels, dist);
+    return dist;
+  };
+  let strict = false;
+  let it = 0;
+  for (; it < options.maxIter; it++) {
+    throwIfAborted(options.signal);
+    assignSimd(kernel, n, C, k, labels, true, fixed);
+    const shift = updateCentres(kernel, n, d, labels, exact, C, k, next, counts, kernel.sums(k));
+    [C, next] = [next, C];
+    if (sameLabels(labels, old)) {
+      strict = true;
+      break;
+    }
+    if (shift <= options.tol) break;
+    old.set(labels);
+  }
+  const nIter = Math.min(it + 1, options.maxIter);
+  // As lloyd: the labels of the last centres, and the SSE. With kept rows, a row's label need not be its nearest centre.
+  let inertia: number;
+  if (!strict) {
+    inertia = assignSimd(kernel, n, C, k, labels, false, fixed);
+    if (fixed) inertia = labelledDistances(kernel, n, C, k, labels);
+  } else inertia = labelledDistances(kernel, n, C, k, labels);
+  return { centres: C, labels, inertia, nIter };
 }
 
 const SLACK = 1 - 1e-12;
@@ -388,20 +460,47 @@ function elkanPass(X: Float64Array, n: number, d: number, C: Float64Array, k: nu
 
 /**
  * Plain Lloyd's assignment by the SIMD kernel: every distance (the same values as squaredDistance), nearest centre,
- * ties to the lowest index. With `sum`, also each centre's coordinate sums over its rows (kernel.sums: clusterSums'
- * values) while the rows are in cache.
+ * ties to the lowest index; a kept row (fixed ≥ 0) takes its fixed centre. With `sum`, also each centre's coordinate
+ * sums over its rows (kernel.sums: clusterSums' values) while the rows are in cache. Returns the nearest centres'
+ * squared distances summed in row order (sseOf's value when no row is kept).
  */
-function assignSimd(kernel: RowDistances, n: number, C: Float64Array, k: number, labels: Int32Array, sum: boolean): void {
+function assignSimd(kernel: RowDistances, n: number, C: Float64Array, k: number, labels: Int32Array, sum: boolean, fixed?: Int32Array): number {
   kernel.setCentres(C, k);
   if (sum) kernel.sums(k).fill(0);
+  let sse = 0;
   for (let first = 0; first < kernel.blocks; first += kernel.chunk) {
     const count = Math.min(kernel.chunk, kernel.blocks - first);
     const near = kernel.nearest(first, count, k);
-    if (sum) kernel.addNearest(first, count);
     const base = first * BLOCK;
     const m = Math.min(count * BLOCK, n - base);
-    for (let t = 0; t < m; t++) labels[base + t] = near[t];
+    for (let t = 0; t < m; t++) {
+      const o = (t >> 3) * 2 * BLOCK + (t & 7);
+      let c = near[o];
+      sse += near[o + BLOCK];
+      if (fixed && fixed[base + t] >= 0) near[o] = c = fixed[base + t];
+      labels[base + t] = c;
+    }
+    if (sum) kernel.addNearest(first, count);
   }
+  return sse;
+}
+
+/** Each row's squared distance to its labelled centre in C (into out, when given) by the kernel; returns their sum in row order (sseOf's value). */
+function labelledDistances(kernel: RowDistances, n: number, C: Float64Array, k: number, labels: Int32Array, out?: Float64Array): number {
+  kernel.setCentres(C, k);
+  let sse = 0;
+  for (let first = 0; first < kernel.blocks; first += kernel.chunk) {
+    const count = Math.min(kernel.chunk, kernel.blocks - first);
+    const D = kernel.run(first, count, k);
+    const base = first * BLOCK;
+    const m = Math.min(count * BLOCK, n - base);
+    for (let t = 0; t < m; t++) {
+      const v = D[((t >> 3) * k + labels[base + t]) * BLOCK + (t & 7)];
+      if (out) out[base + t] = v;
+      sse += v;
+    }
+  }
+  return sse;
 }
 
 /** Every distance of rows 0 … 4⌊n/4⌋ − 1 (exact lower bounds, labels, upper bounds); returns the first row left. */
@@ -492,9 +591,9 @@ function sseOf(X: Float64Array, n: number, d: number, C: Float64Array, labels: I
 }
 
 /** The centres at the given rows (k × d). */
-export function centresAtRows(X: Float64Array, d: number, rows: readonly number[]): Float64Array<ArrayBuffer> {
+export function centresAtRows(X: Rows, d: number, rows: readonly number[]): Float64Array<ArrayBuffer> {
   const C = new Float64Array(rows.length * d);
-  rows.forEach((r, c) => C.set(X.subarray(r * d, r * d + d), c * d));
+  rows.forEach((r, c) => (X instanceof RowDistances ? X.row(r, C, c * d) : C.set(X.subarray(r * d, r * d + d), c * d)));
   return C;
 }
 
@@ -508,48 +607,6 @@ export function randomRows(n: number, k: number, rng: Rng): number[] {
     perm[j] = t;
   }
   return Array.from(perm.subarray(0, k));
-}
-
-/** min(D(x)², d(x, row)²) for every row into out[off …] by the SIMD kernel (the same values as candidateDistances). */
-function candidateDistancesSimd(X: Float64Array, n: number, kernel: RowDistances, row: number, closest: Float64Array, out: Float64Array, off: number): void {
-  kernel.setCentres(X, 1, row);
-  for (let first = 0; first < kernel.blocks; first += kernel.chunk) {
-    const count = Math.min(kernel.chunk, kernel.blocks - first);
-    const D = kernel.run(first, count, 1);
-    const base = first * BLOCK;
-    const m = Math.min(count * BLOCK, n - base);
-    for (let t = 0; t < m; t++) out[off + base + t] = Math.min(closest[base + t], D[t]);
-  }
-}
-
-/**
- * For every trial row t: min(D(x)², d(x, row_t)²) of every row into out[t·n …] by the SIMD kernel, all trials in one
- * pass over the rows (the same values as candidateDistances); returns each trial's potential, summed in row order.
- */
-function candidatesSimd(n: number, d: number, kernel: RowDistances, X: Float64Array, trialRows: readonly number[], closest: Float64Array, out: Float64Array): Float64Array {
-  const trials = trialRows.length;
-  kernel.setCentres(centresAtRows(X, d, trialRows), trials);
-  const pots = new Float64Array(trials);
-  for (let first = 0; first < kernel.blocks; first += kernel.chunk) {
-    const count = Math.min(kernel.chunk, kernel.blocks - first);
-    const D = kernel.run(first, count, trials);
-    const base = first * BLOCK;
-    for (let t = 0; t < trials; t++) {
-      let p = pots[t];
-      const off = t * n + base;
-      for (let q = 0; q < count; q++) {
-        const o = (q * trials + t) * BLOCK;
-        const m = Math.min(BLOCK, n - base - q * BLOCK);
-        for (let r = 0; r < m; r++) {
-          const v = Math.min(closest[base + q * BLOCK + r], D[o + r]);
-          out[off + q * BLOCK + r] = v;
-          p += v;
-        }
-      }
-      pots[t] = p;
-    }
-  }
-  return pots;
 }
 
 /** min(D(x)², d(x, row)²) for every row into out[off …], four rows per sweep (the candidate's values loaded once for four rows). */
@@ -581,22 +638,58 @@ function candidateDistances(X: Float64Array, n: number, d: number, row: number, 
   for (; i < n; i++) out[off + i] = Math.min(closest[i], squaredDistance(X, i, X, row, d));
 }
 
+/** k-means++'s trials per centre (scikit-learn's 2 + ⌊ln k⌋). */
+export function plusPlusTrials(k: number): number {
+  return 2 + Math.floor(Math.log(k));
+}
+
 /**
  * scikit-learn's greedy k-means++ (`_kmeans_plusplus`): the first centre uniformly; each
  * next one among 2 + ⌊ln k⌋ rows drawn with probability ∝ D(x)², keeping the candidate
  * that lowers the potential Σ D(x)² most. Returns the chosen rows.
  */
-export function kmeansPlusPlus(X: Float64Array, n: number, d: number, k: number, rng: Rng, signal?: AbortFlag, simd = true): number[] {
-  const trials = 2 + Math.floor(Math.log(k));
+export function kmeansPlusPlus(X: Rows, n: number, d: number, k: number, rng: Rng, signal?: AbortFlag, simd = true): number[] {
+  const trials = plusPlusTrials(k);
   const rows = [rng.int(n)];
-  const closest = new Float64Array(n);
   // Made for k centres so that Lloyd's first pass on the same matrix reuses the copy.
-  const kernel = simd ? rowDistances(X, n, d, Math.max(k, trials)) : null;
-  if (kernel) candidateDistancesSimd(X, n, kernel, rows[0], closest.fill(Infinity), closest, 0);
-  else for (let i = 0; i < n; i++) closest[i] = squaredDistance(X, i, X, rows[0], d);
-  let pot = closest.reduce((a, b) => a + b, 0);
+  const kernel = X instanceof RowDistances ? X : simd ? rowDistances(X, n, d, Math.max(k, trials), trials) : null;
+  // D(x)² of every row (the kernel's copy is padded past n), each trial's potential, and keeping trial t's D(x)².
+  let closest: Float64Array;
+  let pot: number;
+  let potentials: (trialRows: number[]) => Float64Array;
+  let keep: (t: number) => void;
+  if (kernel) {
+    if (kernel.trials < trials) throw new Error(`kmeansPlusPlus: the kernel takes ${kernel.trials} trials, not ${trials}`);
+    // Every trial in one pass over the rows (the rows read once, not once per trial); minima and potentials in the kernel.
+    closest = kernel.closest().fill(Infinity);
+    potentials = (trialRows) => {
+      kernel.setCentres(centresAtRows(X, d, trialRows), trialRows.length);
+      return kernel.candidates(trialRows.length);
+    };
+    keep = (t) => closest.set(kernel.trialValues(t));
+    pot = potentials([rows[0]])[0];
+    keep(0);
+  } else {
+    const M = X as Float64Array;
+    closest = new Float64Array(n);
+    for (let i = 0; i < n; i++) closest[i] = squaredDistance(M, i, M, rows[0], d);
+    pot = closest.reduce((a, b) => a + b, 0);
+    const cand = new Float64Array(trials * n);
+    potentials = (trialRows) => {
+      const pots = new Float64Array(trialRows.length);
+      trialRows.forEach((row, t) => {
+        const off = t * n;
+        candidateDistances(M, n, d, row, closest, cand, off);
+        // Summed in row order, as before the four-row sweep: the same potential to the last bit.
+        let p = 0;
+        for (let i = 0; i < n; i++) p += cand[off + i];
+        pots[t] = p;
+      });
+      return pots;
+    };
+    keep = (t) => closest.set(cand.subarray(t * n, t * n + n));
+  }
   const cum = new Float64Array(n);
-  const cand = new Float64Array(trials * n);
   for (let c = 1; c < k; c++) {
     throwIfAborted(signal);
     let s = 0;
@@ -614,30 +707,20 @@ export function kmeansPlusPlus(X: Float64Array, n: number, d: number, k: number,
       }
       trialRows.push(Math.min(lo, n - 1));
     }
-    // The kernel takes every trial in one pass over the rows (the rows read once, not once per trial).
-    const pots = kernel ? candidatesSimd(n, d, kernel, X, trialRows, closest, cand) : null;
+    const pots = potentials(trialRows);
+    // The first trial with the lowest potential; none when every potential is infinite or NaN (rows with infinite
+    // values): then D(x)² stays, the potential becomes ∞ and row 0 is taken, as this loop always did.
     let best = -1;
     let bestPot = Infinity;
-    let bestRow = 0;
     for (let t = 0; t < trials; t++) {
-      const row = trialRows[t];
-      let p = 0;
-      if (pots) p = pots[t];
-      else {
-        const off = t * n;
-        candidateDistances(X, n, d, row, closest, cand, off);
-        // Summed in row order, as before the four-row sweep: the same potential to the last bit.
-        for (let i = 0; i < n; i++) p += cand[off + i];
-      }
-      if (p < bestPot) {
-        bestPot = p;
+      if (pots[t] < bestPot) {
+        bestPot = pots[t];
         best = t;
-        bestRow = row;
       }
     }
-    closest.set(cand.subarray(best * n, best * n + n));
+    if (best >= 0) keep(best);
     pot = bestPot;
-    rows.push(bestRow);
+    rows.push(best >= 0 ? trialRows[best] : 0);
   }
   return rows;
 }

@@ -6,11 +6,13 @@
  */
 import { z } from "zod";
 import { UnusableInputError, type Algorithm, type FitContext, type TrainingSet } from "../contract.js";
-import { numericFeatureNames, rowMajor } from "../design-matrix.js";
+import type { Frame } from "../../data/frame.js";
+import { numericFeatureNames, rowMajor, throwIfMissing } from "../design-matrix.js";
 import { centroidState, explainCentroids, predictNearestCentre, sizesOf, type CentroidState } from "./centroid-model.js";
-import { absoluteTolerance, lloyd, type LloydResult } from "./kmeans-engine.js";
-import { kmeansInitSchema, maxIterParam, nClustersParam, nInitParam, restarts } from "./params.js";
+import { absoluteTolerance, lloyd, plusPlusTrials, type LloydResult, type Rows } from "./kmeans-engine.js";
+import { kmeansInitSchema, maxIterParam, nClustersParam, nInitParam, restarts, type KmeansInit } from "./params.js";
 import { checkClusterCount, initialCentres } from "./seeding.js";
+import { RowDistances, SIMD_MIN_ROWS } from "./simd-distances.js";
 
 export const kmeansParams = z
   .object({
@@ -30,7 +32,7 @@ function fit(train: TrainingSet, params: KmeansParams, ctx: FitContext): Centroi
   const n = train.X.rowCount;
   const k = params.n_clusters;
   checkClusterCount(n, k);
-  const X = rowMajor(train.X);
+  const X = trainingRows(train.X, n, k, params.init);
   const tol = absoluteTolerance(X, n, d, params.tol);
   const runs = restarts(params.n_init, params.init);
   let best: LloydResult | undefined;
@@ -42,6 +44,21 @@ function fit(train: TrainingSet, params: KmeansParams, ctx: FitContext): Centroi
   }
   const b = best!;
   return { features, centres: b.centres, sizes: sizesOf(b.labels, k), labels: b.labels, inertia: b.inertia, n_iter: b.nIter };
+}
+
+/**
+ * From SIMD_MIN_ROWS rows the whole fit runs on the kernel (simd-distances.ts), so its copy of the rows is made straight
+ * from the frame's columns, with the columns' sums for the tolerance: no row-major matrix at all. Otherwise row-major.
+ */
+function trainingRows(frame: Frame, n: number, k: number, init: KmeansInit): Rows {
+  const plusPlus = init.kind === "k-means++";
+  const trials = plusPlus ? plusPlusTrials(k) : 0;
+  const columns = frame.columns.map((c) => (c.type === "numeric" ? c.values : []));
+  const kernel = n >= SIMD_MIN_ROWS ? RowDistances.fromColumns(columns, n, Math.max(k, trials), trials) : null;
+  if (!kernel) return rowMajor(frame);
+  // A column's sum is NaN when it holds a missing value (or +∞ and −∞ both): then look, as rowMajor does.
+  if (kernel.columnSums!.some(Number.isNaN)) throwIfMissing(frame);
+  return kernel;
 }
 
 export const kmeans: Algorithm<KmeansParams, CentroidState> = {

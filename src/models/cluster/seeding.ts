@@ -1,10 +1,10 @@
 /** Initial centres for the k-means family, from the `init` parameter (row ids are 0-based training rows). */
 import type { Rng } from "../../data/random.js";
 import { UnusableInputError, type AbortFlag } from "../contract.js";
-import { centresAtRows, kmeansPlusPlus, randomRows } from "./kmeans-engine.js";
+import { centresAtRows, kmeansPlusPlus, randomRows, type Rows } from "./kmeans-engine.js";
 import type { KmeansInit } from "./params.js";
 
-export function initialRows(X: Float64Array, n: number, d: number, k: number, init: KmeansInit, rng: Rng, signal?: AbortFlag, count = "n_clusters"): number[] {
+export function initialRows(X: Rows, n: number, d: number, k: number, init: KmeansInit, rng: Rng, signal?: AbortFlag, count = "n_clusters"): number[] {
   if (init.kind === "rows") {
     if (init.rows.length !== k) throw new UnusableInputError(`init names ${init.rows.length} rows for ${k} clusters (${count}); give one row per cluster`);
     const bad = init.rows.find((r) => r >= n);
@@ -14,7 +14,7 @@ export function initialRows(X: Float64Array, n: number, d: number, k: number, in
   return init.kind === "random" ? randomRows(n, k, rng) : kmeansPlusPlus(X, n, d, k, rng, signal);
 }
 
-export function initialCentres(X: Float64Array, n: number, d: number, k: number, init: KmeansInit, rng: Rng, signal?: AbortFlag): Float64Array {
+export function initialCentres(X: Rows, n: number, d: number, k: number, init: KmeansInit, rng: Rng, signal?: AbortFlag): Float64Array {
   return centresAtRows(X, d, initialRows(X, n, d, k, init, rng, signal));
 }
 
