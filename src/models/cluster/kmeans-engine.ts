@@ -461,8 +461,8 @@ function elkanPass(X: Float64Array, n: number, d: number, C: Float64Array, k: nu
 /**
  * Plain Lloyd's assignment by the SIMD kernel: every distance (the same values as squaredDistance), nearest centre,
  * ties to the lowest index; a kept row (fixed ≥ 0) takes its fixed centre. With `sum`, also each centre's coordinate
- * sums over its rows (kernel.sums: clusterSums' values) while the rows are in cache. Returns the nearest centres'
- * squared distances summed in row order (sseOf's value when no row is kept).
+ * sums over its rows (kernel.sums: clusterSums' values) while the rows are in cache. Without `sum` (the last pass),
+ * returns the nearest centres' squared distances summed in row order (sseOf's value when no row is kept); else 0.
  */
 function assignSimd(kernel: RowDistances, n: number, C: Float64Array, k: number, labels: Int32Array, sum: boolean, fixed?: Int32Array): number {
   kernel.setCentres(C, k);
@@ -473,12 +473,19 @@ function assignSimd(kernel: RowDistances, n: number, C: Float64Array, k: number,
     const near = kernel.nearest(first, count, k);
     const base = first * BLOCK;
     const m = Math.min(count * BLOCK, n - base);
-    for (let t = 0; t < m; t++) {
-      const o = (t >> 3) * 2 * BLOCK + (t & 7);
-      let c = near[o];
-      sse += near[o + BLOCK];
-      if (fixed && fixed[base + t] >= 0) near[o] = c = fixed[base + t];
-      labels[base + t] = c;
+    for (let q = 0; q * BLOCK < m; q++) {
+      const o = q * 2 * BLOCK;
+      const i = base + q * BLOCK;
+      const last = Math.min(BLOCK, m - q * BLOCK);
+      for (let r = 0; r < last; r++) labels[i + r] = near[o + r];
+      // Only the last pass (no sums) needs the SSE.
+      if (!sum) for (let r = 0; r < last; r++) sse += near[o + BLOCK + r];
+      if (fixed) {
+        for (let r = 0; r < last; r++) {
+          const f = fixed[i + r];
+          if (f >= 0) near[o + r] = labels[i + r] = f;
+        }
+      }
     }
     if (sum) kernel.addNearest(first, count);
   }

@@ -53,7 +53,7 @@ function fit(train: TrainingSet, params: KmeansParams, ctx: FitContext): Centroi
 function trainingRows(frame: Frame, n: number, k: number, init: KmeansInit): Rows {
   const plusPlus = init.kind === "k-means++";
   const trials = plusPlus ? plusPlusTrials(k) : 0;
-  const columns = frame.columns.map((c) => (c.type === "numeric" ? c.values : []));
+  const columns = frame.columns.map((c) => (c.type === "numeric" ? c.values : new Float64Array(0)));
   const kernel = n >= SIMD_MIN_ROWS ? RowDistances.fromColumns(columns, n, Math.max(k, trials), trials) : null;
   if (!kernel) return rowMajor(frame);
   // A column's sum is NaN when it holds a missing value (or +∞ and −∞ both): then look, as rowMajor does.

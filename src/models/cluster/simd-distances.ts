@@ -17,6 +17,7 @@
  * candidates(…): k-means++'s trials: each trial's distances, their minimum with each row's current
  * D(x)², stored per trial, and each trial's potential (the minima summed in row order).
  * spread(…): Σ (x_ij − mean_j)² in row-major order, one chain (absoluteTolerance's order).
+ * gather(…): a staged tile of a frame's columns into the layout, each column summed in row order.
  */
 import type { WasmMemory } from "../../data/wasm-bytes.js";
 import { ADD, compileModule, F64, f64Load, f64Store, F64X2_ADD, F64X2_MUL, F64X2_SUB, functionBody, get, I32, I32_ADD, I32_LT_U, I32_MUL, I32_SHL, i32c, instantiate, memoryModule, MUL, set, simd, SUB, tee, V128, v128Load, v128Store, zero } from "../../data/wasm-bytes.js";
@@ -158,6 +159,29 @@ function spreadBody(): number[] {
   return functionBody([[5, I32], [2, F64]], code);
 }
 
+// gather. Params: 0 stage (a tile of rows, column by column, `stride` bytes per column), 1 blocks, 2 out, 3 d, 4 stride,
+// 5 sums (d doubles, added to). Locals: 6 columns left, 7 src, 8 sp (i32); 9 s (f64). Each block of eight rows into the
+// kernel's layout, and each column's eight values added to its sum one after another (row order).
+function gatherBody(): number[] {
+  const code: number[] = [];
+  const emit = (...parts: number[][]) => parts.forEach((p) => code.push(...p));
+  emit(BLOCK_, get(1), I32_EQZ, BR_IF);
+  emit(LOOP); // blocks
+  emit(get(0), set(7), get(5), set(8), get(3), set(6));
+  emit(LOOP); // columns
+  for (let r = 0; r < 4; r++) emit(get(2), get(7), v128Load(16 * r), v128Store(16 * r));
+  emit(get(8), f64Load(0), set(9));
+  for (let r = 0; r < BLOCK; r++) emit(get(9), get(7), f64Load(8 * r), ADD, set(9));
+  emit(get(8), get(9), f64Store(0));
+  emit(get(2), i32c(64), I32_ADD, set(2), get(7), get(4), I32_ADD, set(7), get(8), i32c(8), I32_ADD, set(8));
+  emit(get(6), i32c(1), I32_SUB, tee(6), BR_IF);
+  emit(END);
+  emit(get(0), i32c(64), I32_ADD, set(0));
+  emit(get(1), i32c(1), I32_SUB, tee(1), BR_IF);
+  emit(END, END);
+  return functionBody([[3, I32], [1, F64]], code);
+}
+
 function moduleBytes(): Uint8Array {
   return memoryModule(
     [
@@ -171,6 +195,7 @@ function moduleBytes(): Uint8Array {
       { name: "addRows", type: 0, body: addRowsBody() },
       { name: "candidates", type: 1, body: candidatesBody() },
       { name: "spread", type: 2, body: spreadBody() },
+      { name: "gather", type: 0, body: gatherBody() },
     ],
   );
 }
@@ -194,56 +219,6 @@ export function interleaveRows(X: Float64Array, n: number, d: number, rows: Floa
   }
 }
 
-/**
- * A frame's columns (each n values) into the kernel's layout (interleaveRows' result for the row-major matrix of those
- * columns), adding each column's values into sums[j] in row order (absoluteTolerance's means, before the division).
- */
-export function interleaveColumns(columns: readonly ArrayLike<number>[], n: number, rows: Float64Array, sums: Float64Array): void {
-  const d = columns.length;
-  const full = Math.floor(n / BLOCK);
-  sums.fill(0, 0, d);
-  // A block at a time, every column into it: the output is written once, in order (the columns are read in step).
-  for (let b = 0; b < full; b++) {
-    const i = b * BLOCK;
-    let o = i * d;
-    for (let j = 0; j < d; j++, o += BLOCK) {
-      const v = columns[j];
-      const x0 = v[i];
-      const x1 = v[i + 1];
-      const x2 = v[i + 2];
-      const x3 = v[i + 3];
-      const x4 = v[i + 4];
-      const x5 = v[i + 5];
-      const x6 = v[i + 6];
-      const x7 = v[i + 7];
-      rows[o] = x0;
-      rows[o + 1] = x1;
-      rows[o + 2] = x2;
-      rows[o + 3] = x3;
-      rows[o + 4] = x4;
-      rows[o + 5] = x5;
-      rows[o + 6] = x6;
-      rows[o + 7] = x7;
-      // Left to right: one addition after another in row order.
-      sums[j] = sums[j] + x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7;
-    }
-  }
-  if (full * BLOCK < n) {
-    const i = full * BLOCK;
-    const o = i * d;
-    for (let j = 0; j < d; j++) {
-      const v = columns[j];
-      let s = sums[j];
-      for (let r = 0; r < BLOCK; r++) {
-        const x = i + r < n ? v[i + r] : 0;
-        rows[o + j * BLOCK + r] = x;
-        if (i + r < n) s += x;
-      }
-      sums[j] = s;
-    }
-  }
-}
-
 /** Below this many rows the JavaScript loops are kept (copying and a fresh memory would not pay). */
 export const SIMD_MIN_ROWS = 2048;
 
@@ -263,6 +238,7 @@ export class RowDistances {
   private readonly addRowsOf: Kernel;
   private readonly candidatesOf: (x: number, blocks: number, C: number, k: number, d: number, out: number, closest: number, pots: number, rowsLeft: number, stride: number) => void;
   private readonly spreadOf: (x: number, blocks: number, means: number, d: number, rowsLeft: number) => number;
+  private readonly gatherOf: Kernel;
   private readonly layout: ReturnType<typeof layoutOf>;
   /** The rows as the kernels read them. */
   private readonly rows: Float64Array;
@@ -288,6 +264,7 @@ export class RowDistances {
     this.addRowsOf = instance.exports.addRows as Kernel;
     this.candidatesOf = instance.exports.candidates as RowDistances["candidatesOf"];
     this.spreadOf = instance.exports.spread as RowDistances["spreadOf"];
+    this.gatherOf = instance.exports.gather as Kernel;
     this.rows = new Float64Array(this.memory.buffer, 0, this.blocks * d * BLOCK);
   }
 
@@ -319,12 +296,33 @@ export class RowDistances {
    * The kernel over a frame's columns (each n values), copied straight into its layout (no row-major copy in between),
    * with the columns' sums in row order (columnSums: NaN where a column has a missing value); or null (see make).
    */
-  static fromColumns(columns: readonly ArrayLike<number>[], n: number, maxK: number, trials = 0): RowDistances | null {
+  static fromColumns(columns: readonly Float64Array[], n: number, maxK: number, trials = 0): RowDistances | null {
     const kernel = RowDistances.make(n, columns.length, maxK, trials);
     if (!kernel) return null;
-    kernel.columnSums = new Float64Array(columns.length);
-    interleaveColumns(columns, n, kernel.rows, kernel.columnSums);
+    kernel.gatherColumns(columns);
     return kernel;
+  }
+
+  /**
+   * A tile of rows at a time: each column's part copied into the staging area (a plain copy), then the kernel's gather
+   * interleaves the tile into blocks and adds each column's values to its sum in row order. The last block's padding
+   * is staged as zeros: a sum that starts at +0 is never −0, so adding +0 leaves it unchanged.
+   */
+  private gatherColumns(columns: readonly Float64Array[]): void {
+    const { n, d } = this;
+    const { tileRows, stage, means } = this.layout;
+    const staged = new Float64Array(this.memory.buffer, stage, tileRows * d);
+    new Float64Array(this.memory.buffer, means, d).fill(0);
+    for (let i0 = 0; i0 < n; i0 += tileRows) {
+      const len = Math.min(tileRows, n - i0);
+      const blocks = Math.ceil(len / BLOCK);
+      for (let j = 0; j < d; j++) {
+        staged.set(columns[j].subarray(i0, i0 + len), j * tileRows);
+        staged.fill(0, j * tileRows + len, j * tileRows + blocks * BLOCK);
+      }
+      this.gatherOf(stage, blocks, i0 * d * 8, d, tileRows * 8, means);
+    }
+    this.columnSums = Float64Array.from(new Float64Array(this.memory.buffer, means, d));
   }
 
   /** Row i's coordinates into out[at …] (a new array by default). */
@@ -403,7 +401,7 @@ export class RowDistances {
   }
 }
 
-/** Byte offsets of a kernel memory's areas: rows | centres | out | sums | means | closest | trials' minima | potentials. */
+/** Byte offsets of a kernel memory's areas: rows | centres | out | sums | means | closest | trials' minima | potentials | stage. */
 function layoutOf(n: number, d: number, maxK: number, trials: number) {
   const blocks = Math.ceil(n / BLOCK);
   const chunk = Math.max(1, Math.floor(65536 / (maxK * BLOCK * 8)));
@@ -416,7 +414,10 @@ function layoutOf(n: number, d: number, maxK: number, trials: number) {
   const rowBytes = trials > 0 ? blocks * BLOCK * 8 : 0;
   const trialOut = closest + rowBytes;
   const pots = trialOut + trials * rowBytes;
-  return { blocks, chunk, centres, out, sums, means, closest, trialOut, pots, bytes: pots + trials * 8 };
+  // fromColumns' staging area: a tile of rows (a multiple of the block, about 64 KiB), column by column.
+  const stage = pots + Math.ceil(trials / 2) * 16;
+  const tileRows = Math.max(BLOCK, Math.floor(8192 / d / BLOCK) * BLOCK);
+  return { blocks, chunk, centres, out, sums, means, closest, trialOut, pots, stage, tileRows, bytes: stage + tileRows * d * 8 };
 }
 
 /** Largest kernel memory kept between fits (100,000 × 20 needs about 16 MiB). */
