@@ -8,6 +8,7 @@
  * so a level costs one gather per row, and centring never fills the block in.
  */
 import { blockGradient, blockScores, columnMajor } from "./blocks.js";
+import { featureValues, type FeatureColumn } from "../../data/indicator-columns.js";
 import { indicatorLayout } from "./indicators.js";
 
 export interface LinearFeatures {
@@ -31,15 +32,15 @@ export interface LinearFeatures {
 /** Scores of the block start … start + len (rows as in blocks.ts) for the parameters bound. */
 export type BlockScorer = (order: Int32Array | null, start: number, len: number, out: Float64Array) => void;
 
-export function standardisedFeatures(columns: readonly Float64Array[], n: number, shift: Float64Array, scale: Float64Array): LinearFeatures {
+export function standardisedFeatures(columns: readonly FeatureColumn[], n: number, shift: Float64Array, scale: Float64Array): LinearFeatures {
   const p = columns.length;
   const layout = indicatorLayout(columns, n);
-  if (layout.groups.length === 0) return denseFeatures(columnMajor(columns, n, shift, scale), n, p);
+  if (layout.groups.length === 0) return denseFeatures(columnMajor(columns.map(featureValues), n, shift, scale), n, p);
 
   const { dense, groups } = layout;
   const d = dense.length;
   const zd = columnMajor(
-    Array.from(dense, (j) => columns[j]),
+    Array.from(dense, (j) => featureValues(columns[j])),
     n,
     Float64Array.from(dense, (j) => shift[j]),
     Float64Array.from(dense, (j) => scale[j]),
@@ -127,7 +128,7 @@ export function standardisedFeatures(columns: readonly Float64Array[], n: number
         for (let k = 0; k < L; k++) g[offset + levels[k]] += perLevel[k] * inverse[k] - shifted[k] * rsum;
       }
     },
-    dense: () => (full ??= columnMajor(columns, n, shift, scale)),
+    dense: () => (full ??= columnMajor(columns.map(featureValues), n, shift, scale)),
   };
 }
 
