@@ -4,6 +4,8 @@
  * Columnar because every learner scans one attribute at a time, and because a
  * column is one Buffer in SQLite (loading a dataset is a few memcpy, not a JSON parse).
  */
+import { featureLength } from "./indicator-columns.js";
+
 export type ColumnType = "numeric" | "categorical";
 
 export interface NumericColumn {
@@ -45,7 +47,8 @@ export function makeFrame(columns: readonly Column[]): Frame {
 }
 
 export function columnLength(c: Column): number {
-  return c.type === "numeric" ? c.values.length : c.codes.length;
+  // featureLength: one_hot's columns know their length without writing their cells.
+  return c.type === "numeric" ? featureLength(c) : c.codes.length;
 }
 
 export function getColumn(frame: Frame, name: string): Column {

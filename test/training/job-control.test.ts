@@ -168,12 +168,13 @@ test("a thread killed mid-job is replaced and the queued job runs without anothe
 test("a job that passes its memory budget at run time fails alone with memory_limit_exceeded; the server stays ready and the next job succeeds", { timeout: 60_000 }, async () => {
   const t = await testApp({ workers: 1, jobMemoryMb: 64 });
   try {
-    // One-hot of 500 levels over 20,000 rows is 80 MB of columns: past 64 MB once the fit runs.
+    // One-hot of 500 levels over 20,000 rows is 80 MB of columns once a learner reads their cells (perceptron's
+    // row-major design does; the linear solvers read one_hot's codes and never write them): past 64 MB once the fit runs.
     // Queued through the store, not the route: this is the run-time check, not the estimate before queueing.
     const rows = Array.from({ length: 20_000 }, (_, i) => `c${(i * 7919) % 500},${i % 3 === 0 ? "a" : "b"}`);
     const ds = (await uploadCsv(t.app, "levels", `x,y\n${rows.join("\n")}\n`)).id;
     const store: Store = t.app.services.store;
-    const big = (await store.models.insert({ ...modelSpec(ds, "logistic_regression"), features: ["x"] })).id;
+    const big = (await store.models.insert({ ...modelSpec(ds, "perceptron"), features: ["x"] })).id;
     t.app.services.jobs.submitTraining(big);
     let ready = true;
     while (["queued", "running"].includes((await store.models.get(big))!.status)) {

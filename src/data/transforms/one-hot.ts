@@ -16,7 +16,7 @@
 import { z } from "zod";
 import { DataError } from "../errors.js";
 import { MISSING_CODE, type Column } from "../frame.js";
-import { registerIndicators } from "../indicator-columns.js";
+import { indicatorColumns } from "../indicator-columns.js";
 import { expectColumn, pickColumns, replaceColumns, replacePlannedChecked, targetColumns, type PlannedColumn, type Transform } from "./transform.js";
 
 const STEP = "one_hot";
@@ -156,23 +156,13 @@ export const oneHot: Transform<OneHotSpec, OneHotFitted> = {
       for (const level of f.infrequent) position.set(level, grouped);
       const unknown = fitted.handle_unknown === "infrequent_if_exist" ? grouped : -1;
       const translate = Int32Array.from(c.levels, (level) => position.get(level) ?? unknown);
-      const names = outputNames(f);
-      const outputs = names.map((): Float64Array => new Float64Array(frame.rowCount));
+      // Per row, the output column holding its 1 (−1: none); the 0/1 cells are written from it only if read.
       const levelOf = new Int32Array(frame.rowCount).fill(-1);
       for (let i = 0; i < frame.rowCount; i++) {
         const code = c.codes[i];
-        if (code === MISSING_CODE) continue;
-        const k = translate[code];
-        if (k >= 0) {
-          outputs[k][i] = 1;
-          levelOf[i] = k;
-        }
+        if (code !== MISSING_CODE) levelOf[i] = translate[code];
       }
-      registerIndicators(levelOf, outputs);
-      replacements.set(
-        f.name,
-        names.map((name, k): Column => ({ type: "numeric", name, values: outputs[k] })),
-      );
+      replacements.set(f.name, indicatorColumns(outputNames(f), levelOf));
     }
     return replaceColumns(frame, replacements);
   },

@@ -4,27 +4,40 @@
  * NaN here is a wiring error reported as unusable input, never silently coerced.
  */
 import type { Frame } from "../../data/frame.js";
-import { indicatorRows, isRegisteredIndicator } from "../../data/indicator-columns.js";
+import { featureRows, featureValues, isIndicatorColumn, isRegisteredIndicator, type FeatureColumn } from "../../data/indicator-columns.js";
 import { UnusableInputError } from "../contract.js";
 
 export interface Design {
   readonly n: number;
   readonly p: number;
   readonly names: string[];
+  /** Every column's cells (one_hot's written on first read of this field). */
   readonly columns: Float64Array[];
+  /** The same columns, one_hot's left unwritten: for the solvers that read those from their codes. */
+  readonly sources: readonly FeatureColumn[];
 }
 
 export function numericDesign(X: Frame, algorithm: string): Design {
-  const columns = X.columns.map((c) => {
+  const sources = X.columns.map((c): FeatureColumn => {
     if (c.type !== "numeric") throw new UnusableInputError(`${algorithm} takes numeric features only; ${c.name} is categorical (one-hot encode it)`);
+    // one_hot's columns are 0/1 by construction: no need to write or read their n cells per level.
+    if (isIndicatorColumn(c)) return c;
     const values = c.values;
-    // one_hot's columns are 0/1 by construction: no need to read their n cells per level.
     if (!isRegisteredIndicator(values) && hasNaN(values)) throw new UnusableInputError(`${algorithm} cannot take missing values; ${c.name} has some (impute them)`);
     return values;
   });
-  if (columns.length === 0) throw new UnusableInputError(`${algorithm} needs at least one feature`);
+  if (sources.length === 0) throw new UnusableInputError(`${algorithm} needs at least one feature`);
   if (X.rowCount === 0) throw new UnusableInputError(`${algorithm} needs at least one row`);
-  return { n: X.rowCount, p: columns.length, names: X.columns.map((c) => c.name), columns };
+  let columns: Float64Array[] | null = null;
+  return {
+    n: X.rowCount,
+    p: sources.length,
+    names: X.columns.map((c) => c.name),
+    sources,
+    get columns() {
+      return (columns ??= sources.map(featureValues));
+    },
+  };
 }
 
 /** A scan of its own (monomorphic, the array hoisted) runs at memory speed, twice as fast as inline in the map callback. */
@@ -35,13 +48,18 @@ function hasNaN(values: Float64Array): boolean {
 
 /** The columns a fitted model was trained on, by name, in its order. */
 export function fittedColumns(X: Frame, features: readonly string[], algorithm: string): Float64Array[] {
+  return fittedSources(X, features, algorithm).map(featureValues);
+}
+
+/** fittedColumns with one_hot's columns left unwritten, for linearScores. */
+export function fittedSources(X: Frame, features: readonly string[], algorithm: string): FeatureColumn[] {
   // By name through a map: hundreds of one-hot columns would make a find per feature quadratic.
   const byName = new Map(X.columns.map((col) => [col.name, col]));
   return features.map((name) => {
     const c = byName.get(name);
     if (!c) throw new UnusableInputError(`${algorithm}: missing feature ${name}`);
     if (c.type !== "numeric") throw new UnusableInputError(`${algorithm}: feature ${name} must be numeric`);
-    return c.values;
+    return isIndicatorColumn(c) ? c : c.values;
   });
 }
 
@@ -54,7 +72,7 @@ export interface Moments {
   readonly total: number;
 }
 
-export function moments(columns: readonly Float64Array[], n: number, weights?: Float64Array): Moments {
+export function moments(columns: readonly FeatureColumn[], n: number, weights?: Float64Array): Moments {
   const p = columns.length;
   const mean = new Float64Array(p);
   const std = new Float64Array(p);
@@ -76,12 +94,13 @@ export function moments(columns: readonly Float64Array[], n: number, weights?: F
   // both sums are integers the loops below would also reach exactly, whatever their order.
   const scanned: number[] = [];
   for (let c = 0; c < p; c++) {
-    const ones = weights ? null : indicatorRows(columns[c]);
+    const ones = weights ? null : featureRows(columns[c]);
     if (!ones) {
       scanned.push(c);
       continue;
     }
-    const k = n > 0 ? columns[c][0] : 0;
+    // The first cell, from the rows of 1s (ascending).
+    const k = n > 0 && ones.length > 0 && ones[0] === 0 ? 1 : 0;
     const differing = k === 0 ? ones.length : n - ones.length;
     finish(c, k, k === 0 ? differing : -differing, differing);
   }
@@ -89,8 +108,8 @@ export function moments(columns: readonly Float64Array[], n: number, weights?: F
   for (; q + 1 < scanned.length; q += 2) {
     const ja = scanned[q];
     const jb = scanned[q + 1];
-    const a = columns[ja];
-    const b = columns[jb];
+    const a = featureValues(columns[ja]);
+    const b = featureValues(columns[jb]);
     const ka = n > 0 ? a[0] : 0;
     const kb = n > 0 ? b[0] : 0;
     let a1 = 0;
@@ -124,7 +143,7 @@ export function moments(columns: readonly Float64Array[], n: number, weights?: F
   }
   if (q < scanned.length) {
     const j = scanned[q];
-    const c = columns[j];
+    const c = featureValues(columns[j]);
     const k = n > 0 ? c[0] : 0;
     let s1 = 0;
     let s2 = 0;

@@ -14,6 +14,7 @@
  * residual follows; a refused system (rank deficiency: the indicators of a block
  * with no empty row plus an intercept, α = 0) returns null for the dense path.
  */
+import { featureValues, type FeatureColumn } from "../../data/indicator-columns.js";
 import { equilibratedCholesky } from "../optim/cholesky.js";
 import type { Layout } from "./indicators.js";
 
@@ -24,7 +25,7 @@ export interface StructuredResult {
 }
 
 export function indicatorLeastSquares(
-  columns: readonly Float64Array[],
+  columns: readonly FeatureColumn[],
   y: Float64Array,
   n: number,
   layout: Layout,
@@ -57,8 +58,8 @@ export function indicatorLeastSquares(
     else for (let i = 0; i < n; i++) s += c[i];
     return s / total;
   };
-  const means = Float64Array.from(dense, (j) => mean(columns[j]));
-  const xc = Array.from(dense, (j, a) => columns[j].map((v) => v - means[a]));
+  const means = Float64Array.from(dense, (j) => mean(featureValues(columns[j])));
+  const xc = Array.from(dense, (j, a) => featureValues(columns[j]).map((v) => v - means[a]));
   const yMean = mean(y);
   const yc = y.map((v) => v - yMean);
 

@@ -9,7 +9,7 @@
  * columns are read the same way and give the same model.
  */
 
-import { indicatorRows } from "../../data/indicator-columns.js";
+import { featureLength, featureRows, featureValues, type FeatureColumn } from "../../data/indicator-columns.js";
 
 export interface IndicatorGroup {
   /** The design columns of the block, in design order: level k is design column columns[k]. */
@@ -33,9 +33,10 @@ export const MIN_GROUP_COLUMNS = 3;
  * other is scanned once into `scratch`. Either way the overlap test and the codes
  * then cost only the column's non-zeros.
  */
-function onesOf(c: Float64Array, n: number, scratch: Int32Array): Int32Array | null {
-  const known = c.length === n ? indicatorRows(c) : null;
+function onesOf(column: FeatureColumn, n: number, scratch: Int32Array): Int32Array | null {
+  const known = featureLength(column) === n ? featureRows(column) : null;
   if (known) return known;
+  const c = featureValues(column);
   let m = 0;
   for (let i = 0; i < n; i++) {
     const v = c[i];
@@ -45,7 +46,7 @@ function onesOf(c: Float64Array, n: number, scratch: Int32Array): Int32Array | n
   return scratch.subarray(0, m);
 }
 
-export function indicatorLayout(columns: readonly Float64Array[], n: number, minColumns = MIN_GROUP_COLUMNS): Layout {
+export function indicatorLayout(columns: readonly FeatureColumn[], n: number, minColumns = MIN_GROUP_COLUMNS): Layout {
   const dense: number[] = [];
   const groups: IndicatorGroup[] = [];
   let members: number[] = [];

@@ -15,6 +15,7 @@
  */
 import { Matrix, SingularValueDecomposition } from "ml-matrix";
 import { equilibratedCholesky } from "../optim/cholesky.js";
+import { featureValues, type FeatureColumn } from "../../data/indicator-columns.js";
 import { indicatorLeastSquares } from "./indicator-least-squares.js";
 import { indicatorLayout } from "./indicators.js";
 
@@ -42,20 +43,21 @@ interface Problem {
 }
 
 export function leastSquares(
-  columns: readonly Float64Array[],
+  sources: readonly FeatureColumn[],
   y: Float64Array,
   n: number,
   options: { fitIntercept: boolean; weights?: Float64Array; rcond?: number; alpha?: number; /** Treat one-hot blocks as dense columns (tests compare the two). */ dense?: boolean },
 ): LeastSquaresResult {
-  const p = columns.length;
+  const p = sources.length;
   const w = options.weights;
   const alpha = options.alpha ?? 0;
   // One-hot blocks are solved from their non-zeros; the dense path is the fallback when that system is refused.
-  const layout = options.dense ? null : indicatorLayout(columns, n);
+  const layout = options.dense ? null : indicatorLayout(sources, n);
   if (layout && layout.groups.length > 0) {
-    const solved = indicatorLeastSquares(columns, y, n, layout, { fitIntercept: options.fitIntercept, weights: w, alpha, maxCondition: FAST_PATH_CONDITION });
+    const solved = indicatorLeastSquares(sources, y, n, layout, { fitIntercept: options.fitIntercept, weights: w, alpha, maxCondition: FAST_PATH_CONDITION });
     if (solved) return { ...solved, rank: p, method: "normal_equations" };
   }
+  const columns = sources.map(featureValues);
   let total = n;
   if (w) {
     total = 0;

@@ -10,7 +10,7 @@
  */
 import type { Objective } from "../optim/objective.js";
 import { BLOCK, accumulateWeightedGram, symmetriseLower, addRidge } from "./blocks.js";
-import type { LinearFeatures } from "./features.js";
+import type { BlockScorer, LinearFeatures } from "./features.js";
 import { createLogisticTerms } from "./simd-logistic.js";
 
 interface LossOptions {
@@ -42,13 +42,13 @@ export function binaryLogisticLoss(features: LinearFeatures, y: Float64Array, op
 
   const accumulate = (x: Float64Array, g: Float64Array, order: Int32Array | null, start: number, end: number): number => {
     g.fill(0);
-    const c = fitIntercept ? x[p] : 0;
+    const scoresOf = features.bind(x, 0, fitIntercept ? x[p] : 0, 0);
     let loss = 0;
     let wsum = 0;
     let gc = 0;
     for (let bs = start; bs < end; bs += BLOCK) {
       const len = Math.min(BLOCK, end - bs);
-      features.scores(x, 0, c, order, bs, len, s);
+      scoresOf(order, bs, len, s);
       // One exponential per row serves both the loss and the probability (simd-logistic.ts).
       logisticTerms(s, len, prob, term);
       for (let i = 0; i < len; i++) {
@@ -77,9 +77,9 @@ export function binaryLogisticLoss(features: LinearFeatures, y: Float64Array, op
     batchValueAndGradient: (x, g, order, start, end) => accumulate(x, g, order, start, end),
     hessian(x, h) {
       h.fill(0);
-      const c = fitIntercept ? x[p] : 0;
+      const scoresOf = features.bind(x, 0, fitIntercept ? x[p] : 0, 0);
       const weightOf = (start: number, len: number, d: Float64Array): void => {
-        features.scores(x, 0, c, null, start, len, d);
+        scoresOf(null, start, len, d);
         for (let i = 0; i < len; i++) {
           const prob = sigmoid(d[i]);
           d[i] = (weights ? weights[start + i] : 1) * prob * (1 - prob);
@@ -100,9 +100,15 @@ export function multinomialLoss(features: LinearFeatures, y: Int32Array, classes
   const total = totalWeight(n, weights);
   const scores = Array.from({ length: classes }, () => new Float64Array(BLOCK));
 
-  /** Scores of the block's rows for every class, then each row's softmax in place; returns Σ w_i·(−log p_{i,y_i}). */
-  const softmaxBlock = (x: Float64Array, order: Int32Array | null, bs: number, len: number): number => {
-    for (let k = 0; k < classes; k++) features.scores(x, k * q, fitIntercept ? x[k * q + p] : 0, order, bs, len, scores[k]);
+  const scorers: BlockScorer[] = [];
+  /** Binds each class's parameters in x for the softmaxBlock calls that follow. */
+  const bindClasses = (x: Float64Array): void => {
+    for (let k = 0; k < classes; k++) scorers[k] = features.bind(x, k * q, fitIntercept ? x[k * q + p] : 0, k);
+  };
+
+  /** Scores of the block's rows for every class (parameters bound by bindClasses), then each row's softmax in place; returns Σ w_i·(−log p_{i,y_i}). */
+  const softmaxBlock = (order: Int32Array | null, bs: number, len: number): number => {
+    for (let k = 0; k < classes; k++) scorers[k](order, bs, len, scores[k]);
     let loss = 0;
     for (let i = 0; i < len; i++) {
       const row = order ? order[bs + i] : bs + i;
@@ -123,11 +129,12 @@ export function multinomialLoss(features: LinearFeatures, y: Int32Array, classes
 
   const accumulate = (x: Float64Array, g: Float64Array, order: Int32Array | null, start: number, end: number): number => {
     g.fill(0);
+    bindClasses(x);
     let loss = 0;
     let wsum = 0;
     for (let bs = start; bs < end; bs += BLOCK) {
       const len = Math.min(BLOCK, end - bs);
-      loss += softmaxBlock(x, order, bs, len);
+      loss += softmaxBlock(order, bs, len);
       // Residuals w_i (p_ik − [y_i = k]) replace the probabilities in place.
       for (let i = 0; i < len; i++) {
         const row = order ? order[bs + i] : bs + i;
@@ -160,9 +167,10 @@ export function multinomialLoss(features: LinearFeatures, y: Int32Array, classes
       // H[(k,a),(l,b)] = mean_i w_i p_ik (δ_kl − p_il) z_ia z_ib, the intercept as a column of ones.
       h.fill(0);
       const prob = new Float64Array(n * classes);
+      bindClasses(x);
       for (let bs = 0; bs < n; bs += BLOCK) {
         const len = Math.min(BLOCK, n - bs);
-        softmaxBlock(x, null, bs, len);
+        softmaxBlock(null, bs, len);
         for (let k = 0; k < classes; k++) for (let i = 0; i < len; i++) prob[(bs + i) * classes + k] = scores[k][i];
       }
       for (let k = 0; k < classes; k++) {

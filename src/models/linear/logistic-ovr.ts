@@ -15,7 +15,7 @@ import { oneVsRest } from "../multiclass/code-matrix.js";
 import { fitMulticlass, partialFitMulticlass, multiclassStateSchema, type MulticlassState } from "../multiclass/wrapper.js";
 import { classificationTarget, classWeights, rowWeights } from "./classification.js";
 import { predictClassifier } from "./classifier-predict.js";
-import { fittedColumns } from "./design.js";
+import { fittedSources } from "./design.js";
 import { explainClassifier, type LinearExplanation } from "./explain.js";
 import { structural } from "../state-schemas.js";
 import { checkClassifierShape, classifierShape, classifierStateSchema, combinedDiagnostics, diagnosticsSchema, type ClassifierState, type Diagnostics } from "./linear-state.js";
@@ -39,7 +39,7 @@ export const binaryLogistic: BinaryLearner<LogisticRegressionParams, ClassifierS
   partialFit: (state, train, params, ctx) => fitLogistic(train, NAME, { ...params, multi_class: "auto" }, ctx, state),
   predict: (state, X) => predictClassifier(state, X, NAME),
   decision(state, X) {
-    return linearScores(fittedColumns(X, state.features, NAME), X.rowCount, state.coef, state.intercept, 1);
+    return linearScores(fittedSources(X, state.features, NAME), X.rowCount, state.coef, state.intercept, 1);
   },
   probabilityOf: (_state, scores) => scores.map(sigmoid),
 };

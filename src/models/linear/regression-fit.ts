@@ -26,12 +26,12 @@ export function closedForm(train: TrainingSet, algorithm: string, alpha: number,
   const design = numericDesign(train.X, algorithm);
   const y = regressionTarget(train, algorithm);
   checkWeights(train.weights, design.n, algorithm);
-  const r = leastSquares(design.columns, y, design.n, { fitIntercept, weights: train.weights, alpha });
+  const r = leastSquares(design.sources, y, design.n, { fitIntercept, weights: train.weights, alpha });
   return {
     features: design.names,
     coef: r.coef,
     intercept: r.intercept,
-    feature_std: moments(design.columns, design.n, train.weights).std,
+    feature_std: moments(design.sources, design.n, train.weights).std,
     diagnostics: { solver, converged: true, iterations: 0, loss: r.residualSumOfSquares, grad_norm: null },
   };
 }

@@ -2,11 +2,11 @@
  * Linear scores and their link functions. Column-outer loops read each feature
  * column once and allocate nothing per row.
  */
-import { indicatorRows } from "../../data/indicator-columns.js";
+import { featureLength, featureRows, featureValues, type FeatureColumn } from "../../data/indicator-columns.js";
 import type { ClassifierKind } from "./linear-state.js";
 
 /** n × rows matrix (row-major) of intercept[r] + Σ_j coef[r, j]·x_j. */
-export function linearScores(columns: readonly Float64Array[], n: number, coef: Float64Array, intercept: Float64Array | number, rows: number): Float64Array {
+export function linearScores(columns: readonly FeatureColumn[], n: number, coef: Float64Array, intercept: Float64Array | number, rows: number): Float64Array {
   const p = columns.length;
   const out = new Float64Array(n * rows);
   for (let r = 0; r < rows; r++) {
@@ -18,8 +18,7 @@ export function linearScores(columns: readonly Float64Array[], n: number, coef: 
   // non-zeros, not 540 full columns per class. A skipped row would only have gained w·0.
   const nonZero = rows > 1 ? new Int32Array(n) : null;
   for (let j = 0; j < p; j++) {
-    const c = columns[j];
-    const ones = c.length === n ? indicatorRows(c) : null;
+    const ones = featureLength(columns[j]) === n ? featureRows(columns[j]) : null;
     if (ones) {
       // A one_hot column: w·1 on its rows, w·0 (nothing) elsewhere.
       for (let r = 0; r < rows; r++) {
@@ -28,6 +27,7 @@ export function linearScores(columns: readonly Float64Array[], n: number, coef: 
       }
       continue;
     }
+    const c = featureValues(columns[j]);
     let m = n;
     if (nonZero) {
       m = 0;

@@ -24,13 +24,13 @@ export function squaredLoss(
 
   const accumulate = (x: Float64Array, g: Float64Array, order: Int32Array | null, start: number, end: number): number => {
     g.fill(0);
-    const c = fitIntercept ? x[p] : 0;
+    const scoresOf = features.bind(x, 0, fitIntercept ? x[p] : 0, 0);
     let loss = 0;
     let wsum = 0;
     let gc = 0;
     for (let bs = start; bs < end; bs += BLOCK) {
       const len = Math.min(BLOCK, end - bs);
-      features.scores(x, 0, c, order, bs, len, s);
+      scoresOf(order, bs, len, s);
       for (let i = 0; i < len; i++) {
         const row = order ? order[bs + i] : bs + i;
         const w = weights ? weights[row] : 1;

@@ -19,10 +19,10 @@ export interface Standardized {
 }
 
 export function standardize(design: Design, weights: Float64Array | undefined, fitIntercept: boolean, normalize: boolean): Standardized {
-  const { mean, std, total } = moments(design.columns, design.n, weights);
+  const { mean, std, total } = moments(design.sources, design.n, weights);
   const shift = normalize && fitIntercept ? mean : new Float64Array(design.p);
   const scale = normalize ? safeScale(std) : new Float64Array(design.p).fill(1);
-  return { features: standardisedFeatures(design.columns, design.n, shift, scale), shift, scale, std, total };
+  return { features: standardisedFeatures(design.sources, design.n, shift, scale), shift, scale, std, total };
 }
 
 /** Per-coordinate penalty weights for a penalty λ·φ(w) expressed on v = w·scale (power 2 for L2, 1 for L1). */

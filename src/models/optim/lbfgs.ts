@@ -48,29 +48,67 @@ class History {
     this.rho.push(1 / sy);
   }
 
-  /** d ← −H·g by the two-loop recursion. */
+  /**
+   * d ← −H·g by the two-loop recursion. Each update of d is fused with the dot product
+   * the next step takes of it (the same products, summed in the same order: the same
+   * doubles as separate dot and axpy passes), so d is walked 2k + 1 times, not 4k + 2 —
+   * with 12 classes × 700 one-hot levels the loop is a sixth of a logistic fit.
+   */
   direction(g: Float64Array, d: Float64Array): void {
     const k = this.s.length;
-    for (let i = 0; i < d.length; i++) d[i] = -g[i];
-    for (let i = k - 1; i >= 0; i--) {
-      const a = this.rho[i] * dot(this.s[i], d);
-      this.alpha[i] = a;
-      axpy(-a, this.y[i], d);
+    const m = d.length;
+    if (k === 0) {
+      for (let j = 0; j < m; j++) d[j] = -g[j];
+      return;
     }
-    if (k > 0) {
-      const y = this.y[k - 1];
-      const gamma = dot(this.s[k - 1], y) / dot(y, y);
-      for (let i = 0; i < d.length; i++) d[i] *= gamma;
+    const { s, y, rho, alpha } = this;
+    const gamma = dot(s[k - 1], y[k - 1]) / dot(y[k - 1], y[k - 1]);
+    let acc = 0;
+    const first = s[k - 1];
+    for (let j = 0; j < m; j++) {
+      const v = -g[j];
+      d[j] = v;
+      acc += first[j] * v;
+    }
+    for (let i = k - 1; i >= 0; i--) {
+      const a = rho[i] * acc;
+      alpha[i] = a;
+      const c = -a;
+      const yi = y[i];
+      acc = 0;
+      if (i > 0) {
+        const next = s[i - 1];
+        for (let j = 0; j < m; j++) {
+          const v = d[j] + c * yi[j];
+          d[j] = v;
+          acc += next[j] * v;
+        }
+      } else {
+        // The last update, the scaling by γ and the second loop's first dot product.
+        const next = y[0];
+        for (let j = 0; j < m; j++) {
+          const v = (d[j] + c * yi[j]) * gamma;
+          d[j] = v;
+          acc += next[j] * v;
+        }
+      }
     }
     for (let i = 0; i < k; i++) {
-      const b = this.rho[i] * dot(this.y[i], d);
-      axpy(this.alpha[i] - b, this.s[i], d);
+      const c = alpha[i] - rho[i] * acc;
+      const si = s[i];
+      if (i + 1 < k) {
+        const next = y[i + 1];
+        acc = 0;
+        for (let j = 0; j < m; j++) {
+          const v = d[j] + c * si[j];
+          d[j] = v;
+          acc += next[j] * v;
+        }
+      } else {
+        for (let j = 0; j < m; j++) d[j] += c * si[j];
+      }
     }
   }
-}
-
-function axpy(a: number, x: Float64Array, y: Float64Array): void {
-  for (let i = 0; i < y.length; i++) y[i] += a * x[i];
 }
 
 export function lbfgs(objective: Objective, x0: Float64Array, options: MinimizeOptions): MinimizeResult {

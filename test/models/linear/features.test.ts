@@ -46,6 +46,26 @@ describe("standardised features with one-hot blocks kept as codes", () => {
     assert.deepEqual(Array.from(sparse.dense()), Array.from(dense.dense()));
   });
 
+  test("bound scorers give the scores bit for bit, each slot keeping its own parameters", () => {
+    const { columns, n, rng } = design();
+    const { mean, std } = moments(columns, n);
+    const sparse = standardisedFeatures(columns, n, mean, safeScale(std));
+    const p = columns.length;
+    const x = Float64Array.from({ length: 2 * p }, () => rng.normal());
+    const first = sparse.bind(x, 0, 0.3, 0);
+    const second = sparse.bind(x, p, -1.2, 1);
+    const order = Int32Array.from({ length: n }, (_, i) => (i * 7) % n);
+    for (const [rows, start, len] of [[null, 0, n], [null, 40, 90], [order, 13, 100]] as const) {
+      for (const [scorer, offset, c] of [[first, 0, 0.3], [second, p, -1.2]] as const) {
+        const a = new Float64Array(len);
+        const b = new Float64Array(len);
+        scorer(rows, start, len, a);
+        sparse.scores(x, offset, c, rows, start, len, b);
+        assert.deepEqual(a, b);
+      }
+    }
+  });
+
   test("the logistic and squared losses over the codes equal those over the dense copy (value, gradient, Hessian)", () => {
     const { columns, y, n, rng } = design();
     const { mean, std } = moments(columns, n);
