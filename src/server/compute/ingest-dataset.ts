@@ -20,7 +20,7 @@ import type { DatasetSummary } from "../../store/datasets.js";
 import type { DatasetStore } from "../../store/store.js";
 import { ApiError } from "../errors.js";
 import { refuseDeepBody } from "../plugins/body-depth.js";
-import { parseJsonBlocks } from "../json-blocks.js";
+import { joinBlocks, parseJsonBlocks } from "../json-blocks.js";
 import { createDatasetJson } from "../schemas/datasets.js";
 
 export interface CsvReadOptions {
@@ -117,8 +117,7 @@ function refusePoisonedKeys(blocks: readonly Uint8Array[], body: unknown): void 
 /** A body left in blocks: the same checks, in the same order, as the request thread gives one it parses itself. */
 export function ingestUpload(datasets: DatasetStore, upload: DatasetUpload): Promise<DatasetSummary> {
   if (upload.format === "csv") {
-    const bytes = Buffer.concat(upload.blocks, upload.length);
-    return storeDataset(datasets, upload.name, readCsvUpload(bytes, upload.options));
+    return storeDataset(datasets, upload.name, readCsvUpload(joinBlocks(upload.blocks, upload.length), upload.options));
   }
   const parsed = parseJsonBlocks(upload.blocks);
   refusePoisonedKeys(upload.blocks, parsed);
