@@ -91,9 +91,11 @@ const reader = lazily(async () => {
 /**
  * Uploads write through a store of this thread's own (SQLite: a read-write connection;
  * WAL gives one writer at a time across connections, the others wait up to busy_timeout;
- * readers are never blocked, and see the dataset once it commits).
+ * readers are never blocked, and see the dataset once it commits). It writes each page
+ * once and reads through `reader`, so SQLite's stock 2 MiB page cache is enough: with
+ * better-sqlite3's 16 MiB a 100,000 × 20 upload left 16 MiB of its pages cached.
  */
-const writer = lazily((): Promise<Store> => openStore(locator));
+const writer = lazily((): Promise<Store> => openStore(locator, { cacheKib: 2000 }));
 
 /** What the rest of a split batch needs from its body besides the rows. */
 export interface PredictSplitOptions {
