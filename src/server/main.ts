@@ -31,8 +31,8 @@ process.once("SIGTERM", () => void shutdown("SIGTERM"));
 process.once("SIGINT", () => void shutdown("SIGINT"));
 
 try {
-  await app.listen({ port: config.port, host: config.host });
   endStartup();
+  await app.listen({ port: config.port, host: config.host });
 } catch (err) {
   app.log.error({ err }, "could not start");
   await app.close().catch(() => {});
