@@ -143,8 +143,6 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   });
   // The API speaks JSON (and CSV for uploads); anything else, text/plain included, is a 415.
   app.removeContentTypeParser("text/plain");
-  registerCsvBodyParser(app, config.bodyLimitBytes);
-  registerContentDecoding(app, config.bodyLimitBytes);
 
   const locator = storeLocator(config);
   const store = await openStore(locator);
@@ -163,6 +161,11 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     cache: { maxModels: config.modelCacheSize, maxBytes: Math.ceil(cacheBytes / 4) },
     splitUnits: config.predictSplitUnits,
   });
+  // A large CSV body is read on the compute pool: its thread gets ready while the body arrives.
+  registerCsvBodyParser(app, config.bodyLimitBytes, {
+    onLargeBody: (request) => compute.prepare(request.routeOptions.url === "/v1/datasets" ? "ingest-dataset" : "predict-csv"),
+  });
+  registerContentDecoding(app, config.bodyLimitBytes);
   const events = await createNodeEvents(config, {
     onModelDeleted: (id) => models.evict(id),
     // The authenticator is decorated by registerAccess below, before any request can arrive.

@@ -1,4 +1,4 @@
-/** JSON bodies read off the request thread. Apart from predict.ts so that a compute thread storing an upload does not load the models. */
+/** Bodies read off the request thread. Apart from predict.ts so that a compute thread storing an upload does not load the models. */
 import { ApiError } from "./errors.js";
 
 /** A body's blocks (see predict-body.ts) as JSON; not JSON is a 400, as from Fastify's parser. */
@@ -12,4 +12,14 @@ export function parseJsonBlocks(blocks: readonly Uint8Array[]): unknown {
   } catch (e) {
     throw new ApiError("malformed_request", `body is not valid JSON: ${(e as Error).message}`, undefined, 400);
   }
+}
+
+/**
+ * A body's blocks as one Buffer: a view of the single buffer a CSV body with a
+ * Content-Length arrives in (plugins/csv-body.ts), else one copy of the blocks.
+ */
+export function joinBlocks(blocks: readonly Uint8Array[], length: number): Buffer {
+  const [only] = blocks;
+  if (blocks.length === 1 && only.byteLength === length) return Buffer.from(only.buffer, only.byteOffset, length);
+  return Buffer.concat(blocks, length);
 }

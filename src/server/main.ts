@@ -2,8 +2,11 @@
  * Entry point: read config, build, listen; on SIGTERM/SIGINT stop accepting,
  * let in-flight requests finish, give running jobs the grace period, close.
  */
-import { buildApp } from "./app.js";
-import { checkOpenAccess, readConfig } from "./config.js";
+// The only static import: it must run before the server's modules are even loaded (loading them allocates too).
+import { endStartup } from "./startup-heap.js";
+
+const { buildApp } = await import("./app.js");
+const { checkOpenAccess, readConfig } = await import("./config.js");
 
 const config = readConfig();
 checkOpenAccess(config);
@@ -28,6 +31,7 @@ process.once("SIGTERM", () => void shutdown("SIGTERM"));
 process.once("SIGINT", () => void shutdown("SIGINT"));
 
 try {
+  endStartup();
   await app.listen({ port: config.port, host: config.host });
 } catch (err) {
   app.log.error({ err }, "could not start");

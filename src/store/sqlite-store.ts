@@ -38,6 +38,7 @@ function promised<R extends object, K extends keyof R>(repo: R, names: readonly 
 
 export function openSqliteStore(path: string, options: OpenStoreOptions = {}): Store {
   const db = openDatabase(path, { readonly: options.readonly ?? false });
+  if (options.cacheKib !== undefined) db.pragma(`cache_size = ${-Math.floor(options.cacheKib)}`);
   const evaluations = new EvaluationRepository(db);
   const models = new ModelRepository(db, evaluations);
   return {

@@ -168,6 +168,11 @@ export interface OpenStoreOptions {
    * the file read-only. The process's main store is a writer and migrates on open.
    */
   readonly?: boolean;
+  /**
+   * SQLite: this connection's page cache, KiB (better-sqlite3 builds SQLite with 16 MiB
+   * per connection). PostgreSQL: ignored.
+   */
+  cacheKib?: number;
 }
 
 export async function openStore(locator: StoreLocator, options: OpenStoreOptions = {}): Promise<Store> {

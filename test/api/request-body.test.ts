@@ -8,7 +8,10 @@ import assert from "node:assert/strict";
 import { connect, type Socket } from "node:net";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import Fastify, { type FastifyInstance } from "fastify";
-import { registerCsvBodyParser } from "../../src/server/plugins/csv-body.js";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { registerCsvBodyParser, UnparsedCsvBody } from "../../src/server/plugins/csv-body.js";
+import { joinBlocks } from "../../src/server/json-blocks.js";
 import { registerErrorHandling } from "../../src/server/plugins/errors.js";
 import { testApp, type TestApp } from "../helpers/app.js";
 
@@ -37,7 +40,12 @@ describe("CSV bodies over a real socket", () => {
     registerErrorHandling(server);
     registerCsvBodyParser(server, 100 * MB, { idleTimeoutMs: 400, inFlightLimit: 150 * MB });
     server.addHook("onRequest", async () => void received++);
-    server.post("/upload", async (request) => ({ bytes: (request.body as Buffer).length }));
+    // What the compute pool would read: the joined bytes of a large body, whichever way they arrived.
+    server.post("/upload", async (request) => {
+      const body = request.body as Buffer | UnparsedCsvBody;
+      const bytes = Buffer.isBuffer(body) ? body : joinBlocks(body.blocks, body.length);
+      return { bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex"), ...(Buffer.isBuffer(body) ? {} : { blocks: body.blocks.length }) };
+    });
     await server.listen({ port: 0, host: "127.0.0.1" });
     port = (server.server.address() as { port: number }).port;
   });
@@ -63,6 +71,21 @@ describe("CSV bodies over a real socket", () => {
     }
   });
 
+  test("a large body declaring 70 MB holds resident memory for the bytes that arrived, not 70 MB", async () => {
+    // Past 256 KiB a body with a Content-Length goes into one buffer of that length, whose
+    // pages the kernel maps only when written (plugins/csv-body.ts).
+    const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"))![1]) * 1024;
+    const base = rss();
+    const start = received;
+    const first = "a,b\n" + "1,2\n".repeat(80_000);
+    const slow = [0, 1].map(() => openSlowUpload(port, 70 * MB, first));
+    await untilReceived(start + 2);
+    await new Promise((r) => setTimeout(r, 100));
+    const held = rss() - base;
+    assert.ok(held < 32 * MB, `two 70 MB uploads that sent 320 KB each hold ${(held / MB).toFixed(1)} MB more resident memory`);
+    for (const { response } of slow) assert.match(await response, /^HTTP\/1\.1 408/);
+  });
+
   test("past the in-flight limit an upload gets 503 with Retry-After; the others go on", async () => {
     const start = received;
     const first = openSlowUpload(port, 70 * MB, "a\n");
@@ -80,7 +103,7 @@ describe("CSV bodies over a real socket", () => {
     for (;;) {
       const res = await server.inject({ method: "POST", url: "/upload", headers: { "content-type": "text/csv" }, payload: csv });
       if (res.statusCode === 200) {
-        assert.deepEqual(res.json(), { bytes: csv.length });
+        assert.deepEqual(res.json(), { bytes: csv.length, sha256: createHash("sha256").update(csv).digest("hex") });
         break;
       }
       assert.equal(res.statusCode, 503);
@@ -89,9 +112,11 @@ describe("CSV bodies over a real socket", () => {
   });
 
   test("a body sent in pieces, with and without Content-Length, arrives whole", async () => {
-    const csv = Buffer.from("x,y\n" + "123456,7.5\n".repeat(20_000));
+    // 1.3 MB: past 256 KiB, so one buffer of the declared length, or 1 MiB blocks without one.
+    const csv = Buffer.from("x,y\n" + "123456,7.5\n".repeat(120_000));
+    const sha256 = createHash("sha256").update(csv).digest("hex");
     const withLength = await server.inject({ method: "POST", url: "/upload", headers: { "content-type": "text/csv" }, payload: csv });
-    assert.deepEqual(withLength.json(), { bytes: csv.length });
+    assert.deepEqual(withLength.json(), { bytes: csv.length, sha256, blocks: 1 });
     const chunked = await fetch(`http://127.0.0.1:${port}/upload`, {
       method: "POST",
       headers: { "content-type": "text/csv" },
@@ -103,7 +128,7 @@ describe("CSV bodies over a real socket", () => {
       }),
       duplex: "half",
     } as RequestInit);
-    assert.deepEqual(await chunked.json(), { bytes: csv.length });
+    assert.deepEqual(await chunked.json(), { bytes: csv.length, sha256, blocks: 2 });
   });
 });
 

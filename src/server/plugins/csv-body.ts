@@ -3,16 +3,22 @@
  *
  * - Memory follows the bytes that arrived, not the declared Content-Length: a body
  *   up to INLINE_MAX_BODY_BYTES is kept as its chunks and joined into one Buffer; a
- *   larger one is copied, as it arrives, into 1 MiB blocks (predict-body.ts) that
- *   are never joined on the request thread: the route moves them to the compute
- *   pool, which reads the CSV there. Allocating the declared size up front let 20
- *   slow connections declaring 100 MB hold 2 GB.
+ *   larger one is copied, as it arrives, into a buffer that is never joined or
+ *   copied on the request thread: the route moves it to the compute pool, which
+ *   reads the CSV there. With a Content-Length (and no Content-Encoding) that is one
+ *   buffer of the declared size, allocated once the body has passed
+ *   INLINE_MAX_BODY_BYTES, so the compute thread reads it in place (joining 1 MiB
+ *   blocks there cost a second copy of the body: +20 MiB for a 20 MiB CSV). Its
+ *   pages are the kernel's zero pages until written, so resident memory still
+ *   follows the bytes received (a 100 MB declaration that sends 1 MB adds 1 MB), and
+ *   the in-flight limit below bounds what the declarations reserve. Without a usable
+ *   length the bytes go into 1 MiB blocks (predict-body.ts), joined on the compute thread.
  * - The bodies in flight together may claim at most `inFlightLimit` bytes (each
  *   claims its declared length, or what has arrived when that is more or unknown);
  *   past it an upload gets 503 + Retry-After before any of its bytes is kept.
  * - A body that sends nothing for `idleTimeoutMs` gets a 408 (and the connection is closed).
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ApiError } from "../errors.js";
 import { INLINE_MAX_BODY_BYTES } from "../predict.js";
 import { BlockWriter } from "../predict-body.js";
@@ -22,6 +28,8 @@ export interface CsvBodyOptions {
   inFlightLimit?: number;
   /** Default: 30 s. */
   idleTimeoutMs?: number;
+  /** Called once when a body passes INLINE_MAX_BODY_BYTES (it will be read on the compute pool): the pool can get ready meanwhile. */
+  onLargeBody?: (request: FastifyRequest) => void;
 }
 
 /** A CSV body too large to read on the request thread: its bytes, in blocks that own their buffers, for the compute pool. */
@@ -49,24 +57,45 @@ class InFlight {
   }
 }
 
-/** A small body's chunks, joined at the end; past INLINE_MAX_BODY_BYTES, blocks instead. */
+/**
+ * A small body's chunks, joined at the end; past INLINE_MAX_BODY_BYTES, one buffer of
+ * the declared length when there is one (the caller refuses a byte past it), else blocks.
+ */
 class CsvBytes {
   private chunks: Buffer[] | null = [];
-  private readonly writer = new BlockWriter();
+  private whole: Buffer | null = null;
+  private writer: BlockWriter | null = null;
   length = 0;
 
+  constructor(private readonly declared: number | undefined) {}
+
   append(chunk: Buffer): void {
+    const at = this.length;
     this.length += chunk.length;
     if (this.chunks && this.length <= INLINE_MAX_BODY_BYTES) return void this.chunks.push(chunk);
     if (this.chunks) {
-      for (const c of this.chunks) this.writer.write(c);
+      const earlier = this.chunks;
       this.chunks = null;
+      // Not zero-filled (every byte is written before it is read), and its own ArrayBuffer, so it can be moved.
+      if (this.declared !== undefined) this.whole = Buffer.allocUnsafeSlow(this.declared);
+      else this.writer = new BlockWriter();
+      let p = 0;
+      for (const c of earlier) {
+        this.write(c, p);
+        p += c.length;
+      }
     }
-    this.writer.write(chunk);
+    this.write(chunk, at);
+  }
+
+  private write(chunk: Buffer, at: number): void {
+    if (this.whole) this.whole.set(chunk, at);
+    else this.writer!.write(chunk);
   }
 
   body(): Buffer | UnparsedCsvBody {
-    return this.chunks ? Buffer.concat(this.chunks, this.length) : new UnparsedCsvBody(this.writer.finish(), this.length);
+    if (this.chunks) return Buffer.concat(this.chunks, this.length);
+    return new UnparsedCsvBody(this.whole ? [this.whole.subarray(0, this.length) as Uint8Array<ArrayBuffer>] : this.writer!.finish(), this.length);
   }
 }
 
@@ -92,7 +121,7 @@ export function registerCsvBodyParser(app: FastifyInstance, bodyLimit: number, o
       payload.resume();
       return done(busy(), undefined);
     }
-    const body = new CsvBytes();
+    const body = new CsvBytes(known && !decoded ? declared : undefined);
     let finished = false;
     let idle: NodeJS.Timeout | undefined;
     const finish = (err: Error | null, result?: Buffer | UnparsedCsvBody) => {
@@ -116,7 +145,9 @@ export function registerCsvBodyParser(app: FastifyInstance, bodyLimit: number, o
         if (!inFlight.claim(received - claimed)) return finish(busy());
         claimed = received;
       }
+      const small = body.length <= INLINE_MAX_BODY_BYTES;
       body.append(chunk);
+      if (small && body.length > INLINE_MAX_BODY_BYTES) options.onLargeBody?.(request);
       armIdleTimer();
     };
     armIdleTimer();
