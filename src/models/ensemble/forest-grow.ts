@@ -4,9 +4,9 @@
  * never drawn are simply not in the tree's arena), with `max_features` attributes
  * drawn at every node by the engine itself.
  *
- * The numeric columns are sorted once for the whole forest; a tree's presorted
- * lists are that order filtered to its bag (O(n) per feature, no sort per tree),
- * through makeArena's `sortedFrom` hook.
+ * The numeric columns are sorted once for the whole forest, their values kept in that
+ * order; a tree's presorted lists are that order filtered to its bag (O(n) per feature,
+ * read in order, no sort per tree), through makeArena's `sortedFrom` hook.
  *
  * Tree t depends only on (seed, t) (bootstrap.ts memberRng), so growing trees
  * [a, b) in one call and [b, c) in another gives the same forest as [a, c): that is
@@ -18,6 +18,7 @@ import { throwIfAborted } from "../contract.js";
 import type { EngineOptions } from "../tree/engine-options.js";
 import { fitTree } from "../tree/grow.js";
 import { predictValues } from "../tree/predict.js";
+import type { SortedSlots } from "../tree/arena.js";
 import { argsortByValue } from "../tree/sort.js";
 import { columnsFor, columnsForFit } from "../tree/tree-columns.js";
 import type { TreeState } from "../tree/tree-state.js";
@@ -37,11 +38,23 @@ export interface ForestPlan {
   readonly seed: number;
 }
 
-/** Per numeric feature, all rows sorted by value (NaN last, ties by row): shared by every tree of the forest. */
-export function presort(train: TrainingSet): (Int32Array | null)[] {
+/** One numeric column sorted: rows by value (NaN last, ties by row) and the values in that order. */
+export interface SortedColumn {
+  readonly order: Int32Array;
+  readonly values: Float64Array;
+}
+
+/** Per numeric feature, its column sorted (null for a categorical one): shared by every tree of the forest. */
+export function presort(train: TrainingSet): (SortedColumn | null)[] {
   const cols = columnsForFit(train.X);
   const ids = Int32Array.from({ length: cols.n }, (_, i) => i);
-  return cols.num.map((v) => (v ? argsortByValue(ids, v) : null));
+  return cols.num.map((v) => {
+    if (!v) return null;
+    const order = argsortByValue(ids, v);
+    const values = new Float64Array(order.length);
+    for (let i = 0; i < order.length; i++) values[i] = v[order[i]];
+    return { order, values };
+  });
 }
 
 /** Tree t's bootstrap counts: the first draws of its generator, as growTrees makes them. */
@@ -53,7 +66,7 @@ function treeCounts(n: number, plan: ForestPlan, rng: ReturnType<typeof memberRn
  * Trees [from, to) of the forest, and (when given) their out-of-bag outputs added to `oob`;
  * with `oobRows`, each tree's out-of-bag rows are pushed to it (permutation importances).
  */
-export function growTrees(train: TrainingSet, plan: ForestPlan, order: readonly (Int32Array | null)[], from: number, to: number, ctx: FitContext, oob: OobAccumulator | null, oobRows?: Int32Array[]): TreeState[] {
+export function growTrees(train: TrainingSet, plan: ForestPlan, order: readonly (SortedColumn | null)[], from: number, to: number, ctx: FitContext, oob: OobAccumulator | null, oobRows?: Int32Array[]): TreeState[] {
   const n = train.X.rowCount;
   const slotOf = new Int32Array(n);
   const trees: TreeState[] = [];
@@ -65,15 +78,22 @@ export function growTrees(train: TrainingSet, plan: ForestPlan, order: readonly 
     if (train.weights) for (let j = 0; j < bag.rows.length; j++) bag.weights[j] *= train.weights[bag.rows[j]];
     slotOf.fill(-1);
     for (let j = 0; j < bag.rows.length; j++) slotOf[bag.rows[j]] = j;
-    const sortedFrom = (f: number): Int32Array => {
-      const all = order[f] as Int32Array;
-      const list = new Int32Array(bag.rows.length);
+    const m = bag.rows.length;
+    const sortedFrom = (f: number): SortedSlots => {
+      const all = order[f] as SortedColumn;
+      const rows = all.order;
+      const values = all.values;
+      // One spare entry: every row is written and only bag rows advance k (a row is in the bag at random, a branch would guess wrong).
+      const list = new Int32Array(m + 1);
+      const sv = new Float64Array(m + 1);
       let k = 0;
-      for (let i = 0; i < all.length; i++) {
-        const s = slotOf[all[i]];
-        if (s >= 0) list[k++] = s;
+      for (let i = 0; i < rows.length; i++) {
+        const s = slotOf[rows[i]];
+        list[k] = s;
+        sv[k] = values[i];
+        k += (s >>> 31) ^ 1;
       }
-      return list;
+      return { list: list.subarray(0, m), values: sv.subarray(0, m) };
     };
     const tree = compact(fitTree(train, plan.engine, { rng, progress: () => {}, signal: ctx.signal }, { bag: { rows: bag.rows, weights: bag.weights, sortedFrom } }));
     trees.push(tree);

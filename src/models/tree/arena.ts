@@ -87,6 +87,15 @@ export interface SplitRule {
  * handed out (splits reorder the lists in place); columns are never mutated after a
  * Frame is built, so a cached order cannot go stale.
  */
+/** A numeric feature's slots in value order (missing last, ties by slot) and their values, position by position. */
+export interface SortedSlots {
+  readonly list: Int32Array;
+  readonly values: Float64Array;
+}
+
+/** Feature f's sorted slots from a sort made once for several fits (a forest's: ensemble/forest-grow.ts). */
+export type SortedFrom = (f: number) => SortedSlots;
+
 const wholeColumnOrder = new WeakMap<Float64Array, Int32Array>();
 
 export function isIdentity(rows: Int32Array): boolean {
@@ -99,7 +108,7 @@ export function makeArena(
   w: Float64Array,
   cols: TreeColumns,
   target: TreeTarget,
-  sortedFrom?: (f: number) => Int32Array,
+  sortedFrom?: SortedFrom,
   share?: Float64Array,
   lazyLists = false,
 ): Arena {
@@ -148,13 +157,14 @@ export function makeArena(
  * order (nothing for a categorical feature). `wholeColumns`: the arena's rows are every row of
  * the columns in order, so a cached argsort of the column serves.
  */
-export function buildSorted(arena: Arena, f: number, cols: TreeColumns, sortedFrom: ((f: number) => Int32Array) | undefined, wholeColumns: boolean): void {
+export function buildSorted(arena: Arena, f: number, cols: TreeColumns, sortedFrom: SortedFrom | undefined, wholeColumns: boolean): void {
   const values = cols.num[f];
   if (!values) return;
   const { rows, yc, yr } = arena;
   const m = rows.length;
   let list: Int32Array;
-  if (sortedFrom) list = sortedFrom(f);
+  let sv: Float64Array | null = null;
+  if (sortedFrom) ({ list, values: sv } = sortedFrom(f));
   else if (wholeColumns && values.length === m) {
     let order = wholeColumnOrder.get(values);
     if (!order) {
@@ -168,8 +178,10 @@ export function buildSorted(arena: Arena, f: number, cols: TreeColumns, sortedFr
     list = argsortByValue(slotIds(m), v);
   }
   const k = list.length;
-  const sv = new Float64Array(k);
-  for (let i = 0; i < k; i++) sv[i] = values[rows[list[i]]];
+  if (!sv) {
+    sv = new Float64Array(k);
+    for (let i = 0; i < k; i++) sv[i] = values[rows[list[i]]];
+  }
   arena.sorted[f] = list;
   arena.sortedValues[f] = sv;
   if (yc) {

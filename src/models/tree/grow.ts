@@ -13,7 +13,7 @@
 import type { FitContext, TrainingSet } from "../contract.js";
 import { UnusableInputError, throwIfAborted } from "../contract.js";
 import type { Rng } from "../../data/random.js";
-import type { NodeRange, SplitRule, TreeTarget } from "./arena.js";
+import type { NodeRange, SortedFrom, SplitRule, TreeTarget } from "./arena.js";
 import { accumulate, branchOf, makeArena, releaseRange } from "./arena.js";
 import { splitRange } from "./partition.js";
 import { TreeBuilder } from "./builder.js";
@@ -41,7 +41,7 @@ export interface FitOverrides {
    * numeric feature's slots already sorted from `sortedFrom` (a forest sorts once for
    * all its trees, see ensemble/forest-grow.ts). Not combined with validation pruning.
    */
-  readonly bag?: { readonly rows: Int32Array; readonly weights: Float64Array; readonly sortedFrom?: (f: number) => Int32Array };
+  readonly bag?: { readonly rows: Int32Array; readonly weights: Float64Array; readonly sortedFrom?: SortedFrom };
   /**
    * Incremental growth (id3's partial_fit, incremental.ts): where the grower reaches, through
    * the same tests, a node of the previous tree that none of the new rows reached, that node has

@@ -21,7 +21,7 @@
  * that base has the list current; a node's children inherit its bases. So when a node inside
  * B wants the list, no other move has touched B's slice since B's was established.
  */
-import type { Arena, NodeRange } from "./arena.js";
+import type { Arena, NodeRange, SortedFrom } from "./arena.js";
 import { buildSorted, isIdentity } from "./arena.js";
 import { partitionSortedTwoWay, scratchClasses, scratchTargets, scratchValues } from "./partition.js";
 import type { TreeColumns } from "./tree-columns.js";
@@ -38,7 +38,7 @@ export class LazyLists {
   constructor(
     private readonly cols: TreeColumns,
     private readonly root: Arena,
-    private readonly sortedFrom: ((f: number) => Int32Array) | undefined,
+    private readonly sortedFrom: SortedFrom | undefined,
   ) {
     this.wholeColumns = !sortedFrom && isIdentity(root.rows);
   }

@@ -48,26 +48,8 @@ export function splitRange(range: NodeRange, rule: SplitRule, cols: TreeColumns,
   const branchC = new Float64Array(nb);
   const bstats = new Float64Array(nb * S);
   let missing = 0;
-  if (rule.kind === THRESHOLD) {
-    // The sorted list of the tested feature already orders the node: no value lookups by row.
-    const list = arena.sorted[rule.feature] as Int32Array;
-    const values = arena.sortedValues[rule.feature] as Float64Array;
-    const t = rule.threshold;
-    for (let i = start; i < end; i++) {
-      const s = list[i];
-      const v = values[i];
-      const b = v !== v ? -1 : v <= t ? 0 : 1;
-      mark[s] = b;
-      side[s] = b;
-      if (b < 0) missing++;
-      else {
-        branchW[b] += w[s];
-        branchN[b]++;
-        branchC[b] += share[s];
-        addStats(bstats, b * S, arena, s, w[s]);
-      }
-    }
-  } else {
+  if (rule.kind === THRESHOLD) missing = thresholdBranches(range, rule, S, branchW, branchN, branchC, bstats);
+  else {
     for (let i = start; i < end; i++) {
       const s = members[i];
       const b = branchOf(rule, cols, rows[s]);
@@ -96,6 +78,61 @@ export function splitRange(range: NodeRange, rule: SplitRule, cols: TreeColumns,
   }
   lazy?.freshenAll();
   return copyWithMissing(range, fractions, target, needsRows);
+}
+
+/**
+ * A threshold split's marks and per-branch sums, read from the tested feature's sorted list,
+ * which already orders the node (missing values last): the left branch is a prefix of it, the
+ * right the stretch after, so no value is compared per slot and nothing is looked up by row
+ * but the weight. Sums run slot by slot in list order, as a pass over the whole list would.
+ * Returns the count of missing values (marked -1; `mark` is written only then, for copyWithMissing).
+ */
+function thresholdBranches(range: NodeRange, rule: SplitRule, S: number, branchW: Float64Array, branchN: Int32Array, branchC: Float64Array, bstats: Float64Array): number {
+  const { arena, start, end } = range;
+  const { w, mark, side, share, wholeRows } = arena;
+  const list = arena.sorted[rule.feature] as Int32Array;
+  const values = arena.sortedValues[rule.feature] as Float64Array;
+  const cls = arena.sortedClass[rule.feature];
+  const tgt = arena.sortedTarget[rule.feature];
+  const t = rule.threshold;
+  let known = end;
+  while (known > start && values[known - 1] !== values[known - 1]) known--;
+  // First position past the threshold: values[start, known) ascend.
+  let lo = start;
+  let hi = known;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid] <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  const cut = lo;
+  const missing = end - known;
+  for (let b = 0, from = start, to = cut; b < 2; b++, from = cut, to = known) {
+    let W = 0;
+    let C = 0;
+    const off = b * S;
+    for (let i = from; i < to; i++) {
+      const s = list[i];
+      side[s] = b;
+      const ws = w[s];
+      W += ws;
+      if (!wholeRows) C += share[s];
+      if (cls) bstats[off + cls[i]] += ws;
+      else {
+        const y = (tgt as Float64Array)[i];
+        bstats[off] += ws;
+        bstats[off + 1] += ws * y;
+        bstats[off + 2] += ws * y * y;
+      }
+    }
+    branchW[b] = W;
+    branchN[b] = to - from;
+    branchC[b] = C;
+  }
+  if (missing > 0) {
+    for (let i = start; i < end; i++) mark[list[i]] = i < cut ? 0 : i < known ? 1 : -1;
+  }
+  return missing;
 }
 
 function addStats(out: Float64Array, off: number, arena: Arena, s: number, wi: number): void {
