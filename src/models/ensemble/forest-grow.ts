@@ -125,10 +125,11 @@ export function addOutOfBag(train: TrainingSet, plan: ForestPlan, trees: readonl
 
 /**
  * Grows the members another thread claims from a spread forest fit: the forest's presort
- * once, then each claimed tree alone (tree t depends only on the training set, the plan and t).
+ * (the fit's own, in shared memory, when it sent one), then each claimed tree alone (tree t
+ * depends only on the training set, the plan and t).
  */
-export function memberGrower(train: TrainingSet, plan: ForestPlan, ctx: Pick<FitContext, "signal">): (t: number) => TreeState {
-  const order = presort(train);
+export function memberGrower(train: TrainingSet, plan: ForestPlan, ctx: Pick<FitContext, "signal">, sorted?: readonly (SortedColumn | null)[]): (t: number) => TreeState {
+  const order = sorted ?? presort(train);
   return (t) => growTrees(train, plan, order, t, t + 1, { rng: memberRng(plan.seed, t), progress: () => {}, signal: ctx.signal }, null)[0];
 }
 
