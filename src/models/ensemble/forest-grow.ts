@@ -38,23 +38,47 @@ export interface ForestPlan {
   readonly seed: number;
 }
 
-/** One numeric column sorted: rows by value (NaN last, ties by row) and the values in that order. */
+/** One numeric column sorted: rows by value (NaN last, ties by row), and their values and targets in that order. */
 export interface SortedColumn {
   readonly order: Int32Array;
   readonly values: Float64Array;
+  /** Class indices (classification) or target values (regression). */
+  readonly target: Int32Array | Float64Array;
 }
 
 /** Per numeric feature, its column sorted (null for a categorical one): shared by every tree of the forest. */
 export function presort(train: TrainingSet): (SortedColumn | null)[] {
   const cols = columnsForFit(train.X);
+  const y = (train.target as NonNullable<TrainingSet["target"]>).y;
   const ids = Int32Array.from({ length: cols.n }, (_, i) => i);
   return cols.num.map((v) => {
     if (!v) return null;
     const order = argsortByValue(ids, v);
     const values = new Float64Array(order.length);
-    for (let i = 0; i < order.length; i++) values[i] = v[order[i]];
-    return { order, values };
+    const target = y instanceof Int32Array ? new Int32Array(order.length) : new Float64Array(order.length);
+    for (let i = 0; i < order.length; i++) {
+      values[i] = v[order[i]];
+      target[i] = y[order[i]];
+    }
+    return { order, values, target };
   });
+}
+
+/**
+ * One thread's buffers for its trees' lists, per forest sort: a tree's lists are garbage once
+ * it is grown, and allocating 20 columns' worth per tree (tens of MB outside the heap) kept
+ * the collector busy. Keyed by the sort, which a helper thread receives once per fit.
+ */
+const listBuffers = new WeakMap<readonly (SortedColumn | null)[], ({ list: Int32Array; values: Float64Array; target: Int32Array | Float64Array } | null)[]>();
+
+function buffersFor(order: readonly (SortedColumn | null)[]) {
+  let b = listBuffers.get(order);
+  if (!b) {
+    // One spare entry: sortedFrom writes every row and only advances past bag rows.
+    b = order.map((c) => (c ? { list: new Int32Array(c.order.length + 1), values: new Float64Array(c.order.length + 1), target: c.target instanceof Int32Array ? new Int32Array(c.order.length + 1) : new Float64Array(c.order.length + 1) } : null));
+    listBuffers.set(order, b);
+  }
+  return b;
 }
 
 /** Tree t's bootstrap counts: the first draws of its generator, as growTrees makes them. */
@@ -79,21 +103,22 @@ export function growTrees(train: TrainingSet, plan: ForestPlan, order: readonly 
     slotOf.fill(-1);
     for (let j = 0; j < bag.rows.length; j++) slotOf[bag.rows[j]] = j;
     const m = bag.rows.length;
+    const buffers = buffersFor(order);
     const sortedFrom = (f: number): SortedSlots => {
       const all = order[f] as SortedColumn;
-      const rows = all.order;
-      const values = all.values;
-      // One spare entry: every row is written and only bag rows advance k (a row is in the bag at random, a branch would guess wrong).
-      const list = new Int32Array(m + 1);
-      const sv = new Float64Array(m + 1);
+      const { order: rows, values, target } = all;
+      const { list, values: sv, target: st } = buffers[f] as NonNullable<(typeof buffers)[number]>;
       let k = 0;
+      // Every row is written and only bag rows advance k: a row is in the bag at random, a branch would guess wrong.
       for (let i = 0; i < rows.length; i++) {
         const s = slotOf[rows[i]];
         list[k] = s;
         sv[k] = values[i];
+        st[k] = target[i];
         k += (s >>> 31) ^ 1;
       }
-      return { list: list.subarray(0, m), values: sv.subarray(0, m) };
+      const slots = { list: list.subarray(0, m), values: sv.subarray(0, m) };
+      return st instanceof Int32Array ? { ...slots, classes: st.subarray(0, m) } : { ...slots, targets: st.subarray(0, m) };
     };
     const tree = compact(fitTree(train, plan.engine, { rng, progress: () => {}, signal: ctx.signal }, { bag: { rows: bag.rows, weights: bag.weights, sortedFrom } }));
     trees.push(tree);

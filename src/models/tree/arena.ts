@@ -87,10 +87,12 @@ export interface SplitRule {
  * handed out (splits reorder the lists in place); columns are never mutated after a
  * Frame is built, so a cached order cannot go stale.
  */
-/** A numeric feature's slots in value order (missing last, ties by slot) and their values, position by position. */
+/** A numeric feature's slots in value order (missing last, ties by slot) and their values, position by position; their targets too, or they are looked up by slot. */
 export interface SortedSlots {
   readonly list: Int32Array;
   readonly values: Float64Array;
+  readonly classes?: Int32Array;
+  readonly targets?: Float64Array;
 }
 
 /** Feature f's sorted slots from a sort made once for several fits (a forest's: ensemble/forest-grow.ts). */
@@ -164,7 +166,9 @@ export function buildSorted(arena: Arena, f: number, cols: TreeColumns, sortedFr
   const m = rows.length;
   let list: Int32Array;
   let sv: Float64Array | null = null;
-  if (sortedFrom) ({ list, values: sv } = sortedFrom(f));
+  let sc: Int32Array | undefined;
+  let st: Float64Array | undefined;
+  if (sortedFrom) ({ list, values: sv, classes: sc, targets: st } = sortedFrom(f));
   else if (wholeColumns && values.length === m) {
     let order = wholeColumnOrder.get(values);
     if (!order) {
@@ -185,13 +189,17 @@ export function buildSorted(arena: Arena, f: number, cols: TreeColumns, sortedFr
   arena.sorted[f] = list;
   arena.sortedValues[f] = sv;
   if (yc) {
-    const sc = new Int32Array(k);
-    for (let i = 0; i < k; i++) sc[i] = yc[list[i]];
+    if (!sc) {
+      sc = new Int32Array(k);
+      for (let i = 0; i < k; i++) sc[i] = yc[list[i]];
+    }
     arena.sortedClass[f] = sc;
   }
   if (yr) {
-    const st = new Float64Array(k);
-    for (let i = 0; i < k; i++) st[i] = yr[list[i]];
+    if (!st) {
+      st = new Float64Array(k);
+      for (let i = 0; i < k; i++) st[i] = yr[list[i]];
+    }
     arena.sortedTarget[f] = st;
   }
 }
