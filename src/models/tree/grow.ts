@@ -49,6 +49,8 @@ export interface FitOverrides {
    * Everywhere else (the nodes the new rows pass through) the grower runs as in any fit.
    */
   readonly reuse?: SubtreeReuse;
+  /** Partition every list at every split even when a node searches only some features (tests: lazy-lists.ts must grow the same tree). */
+  readonly eagerLists?: boolean;
 }
 
 /**
@@ -129,7 +131,7 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
   const d = cols.schema.length;
   const maxFeatures = resolveMaxFeatures(opts.maxFeatures, d);
   // A few features searched per node: partition each list only where a node reads it (lazy-lists.ts).
-  const lazy = maxFeatures < d && !opts.oblique && !opts.leafModel;
+  const lazy = maxFeatures < d && !opts.oblique && !opts.leafModel && !overrides.eagerLists;
   const arena = makeArena(growRows, growW, cols, tt, bag?.sortedFrom, undefined, lazy);
   const root: NodeRange = { arena, start: 0, end: growRows.length };
   const lists = lazy ? new LazyLists(cols, arena, bag?.sortedFrom) : null;

@@ -131,28 +131,31 @@ const MAX_SEGMENTS = 256;
  */
 function distribute(arena: Arena, bs: number, be: number, inside: readonly ListNode[], features: readonly number[]): void {
   const { members } = arena;
-  const label = scratchLabels(arena.rows.length);
+  const labels = scratchLabels(arena.rows.length);
   let from = bs;
   let q = 0;
   while (from < be) {
     const offsets: number[] = [];
     let i = from;
-    const segment = (to: number) => {
-      const k = offsets.length;
-      offsets.push(i - from);
-      for (; i < to; i++) label[members[i]] = k;
-    };
     // Each node takes at most two segments (the stretch before it, itself); one is kept for the rest.
     for (; q < inside.length && offsets.length + 3 <= MAX_SEGMENTS; q++) {
       const r = inside[q].range;
-      if (r.start > i) segment(r.start);
-      segment(r.end);
+      if (r.start > i) i = labelSegment(members, labels, i, r.start, from, offsets);
+      i = labelSegment(members, labels, i, r.end, from, offsets);
     }
-    if (i < be) segment(be);
+    if (i < be) labelSegment(members, labels, i, be, from, offsets);
     const last = offsets[offsets.length - 1] + from;
-    if (offsets.length > 1) scatter(arena, from, be, offsets, label, features);
+    if (offsets.length > 1) scatter(arena, from, be, offsets, labels, features);
     from = q < inside.length ? last : be;
   }
+}
+
+/** Labels the slots at positions [at, to) of members as the next segment (offsets gets its start, relative to `from`); returns `to`. */
+function labelSegment(members: Int32Array, labels: Uint8Array, at: number, to: number, from: number, offsets: number[]): number {
+  const k = offsets.length;
+  offsets.push(at - from);
+  for (let i = at; i < to; i++) labels[members[i]] = k;
+  return to;
 }
 
 function scatter(arena: Arena, from: number, to: number, offsets: readonly number[], label: Uint8Array, features: readonly number[]): void {
