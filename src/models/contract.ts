@@ -76,6 +76,8 @@ export interface MemberWork {
   readonly kind: "forest";
   readonly train: TrainingSet;
   readonly plan: unknown;
+  /** What every member reads and the fit computed once (a forest's presorted columns), so another thread need not compute it again. */
+  readonly prepared?: unknown;
 }
 
 /**

@@ -4,9 +4,9 @@
  * never drawn are simply not in the tree's arena), with `max_features` attributes
  * drawn at every node by the engine itself.
  *
- * The numeric columns are sorted once for the whole forest; a tree's presorted
- * lists are that order filtered to its bag (O(n) per feature, no sort per tree),
- * through makeArena's `sortedFrom` hook.
+ * The numeric columns are sorted once for the whole forest, their values kept in that
+ * order; a tree's presorted lists are that order filtered to its bag (O(n) per feature,
+ * read in order, no sort per tree), through makeArena's `sortedFrom` hook.
  *
  * Tree t depends only on (seed, t) (bootstrap.ts memberRng), so growing trees
  * [a, b) in one call and [b, c) in another gives the same forest as [a, c): that is
@@ -18,6 +18,7 @@ import { throwIfAborted } from "../contract.js";
 import type { EngineOptions } from "../tree/engine-options.js";
 import { fitTree } from "../tree/grow.js";
 import { predictValues } from "../tree/predict.js";
+import type { SortedSlots } from "../tree/arena.js";
 import { argsortByValue } from "../tree/sort.js";
 import { columnsFor, columnsForFit } from "../tree/tree-columns.js";
 import type { TreeState } from "../tree/tree-state.js";
@@ -37,11 +38,47 @@ export interface ForestPlan {
   readonly seed: number;
 }
 
-/** Per numeric feature, all rows sorted by value (NaN last, ties by row): shared by every tree of the forest. */
-export function presort(train: TrainingSet): (Int32Array | null)[] {
+/** One numeric column sorted: rows by value (NaN last, ties by row), and their values and targets in that order. */
+export interface SortedColumn {
+  readonly order: Int32Array;
+  readonly values: Float64Array;
+  /** Class indices (classification) or target values (regression). */
+  readonly target: Int32Array | Float64Array;
+}
+
+/** Per numeric feature, its column sorted (null for a categorical one): shared by every tree of the forest. */
+export function presort(train: TrainingSet): (SortedColumn | null)[] {
   const cols = columnsForFit(train.X);
+  const y = (train.target as NonNullable<TrainingSet["target"]>).y;
   const ids = Int32Array.from({ length: cols.n }, (_, i) => i);
-  return cols.num.map((v) => (v ? argsortByValue(ids, v) : null));
+  return cols.num.map((v) => {
+    if (!v) return null;
+    const order = argsortByValue(ids, v);
+    const values = new Float64Array(order.length);
+    const target = y instanceof Int32Array ? new Int32Array(order.length) : new Float64Array(order.length);
+    for (let i = 0; i < order.length; i++) {
+      values[i] = v[order[i]];
+      target[i] = y[order[i]];
+    }
+    return { order, values, target };
+  });
+}
+
+/**
+ * One thread's buffers for its trees' lists, per forest sort: a tree's lists are garbage once
+ * it is grown, and allocating 20 columns' worth per tree (tens of MB outside the heap) kept
+ * the collector busy. Keyed by the sort, which a helper thread receives once per fit.
+ */
+const listBuffers = new WeakMap<readonly (SortedColumn | null)[], ({ list: Int32Array; values: Float64Array; target: Int32Array | Float64Array } | null)[]>();
+
+function buffersFor(order: readonly (SortedColumn | null)[]) {
+  let b = listBuffers.get(order);
+  if (!b) {
+    // One spare entry: sortedFrom writes every row and only advances past bag rows.
+    b = order.map((c) => (c ? { list: new Int32Array(c.order.length + 1), values: new Float64Array(c.order.length + 1), target: c.target instanceof Int32Array ? new Int32Array(c.order.length + 1) : new Float64Array(c.order.length + 1) } : null));
+    listBuffers.set(order, b);
+  }
+  return b;
 }
 
 /** Tree t's bootstrap counts: the first draws of its generator, as growTrees makes them. */
@@ -53,7 +90,7 @@ function treeCounts(n: number, plan: ForestPlan, rng: ReturnType<typeof memberRn
  * Trees [from, to) of the forest, and (when given) their out-of-bag outputs added to `oob`;
  * with `oobRows`, each tree's out-of-bag rows are pushed to it (permutation importances).
  */
-export function growTrees(train: TrainingSet, plan: ForestPlan, order: readonly (Int32Array | null)[], from: number, to: number, ctx: FitContext, oob: OobAccumulator | null, oobRows?: Int32Array[]): TreeState[] {
+export function growTrees(train: TrainingSet, plan: ForestPlan, order: readonly (SortedColumn | null)[], from: number, to: number, ctx: FitContext, oob: OobAccumulator | null, oobRows?: Int32Array[]): TreeState[] {
   const n = train.X.rowCount;
   const slotOf = new Int32Array(n);
   const trees: TreeState[] = [];
@@ -65,15 +102,23 @@ export function growTrees(train: TrainingSet, plan: ForestPlan, order: readonly 
     if (train.weights) for (let j = 0; j < bag.rows.length; j++) bag.weights[j] *= train.weights[bag.rows[j]];
     slotOf.fill(-1);
     for (let j = 0; j < bag.rows.length; j++) slotOf[bag.rows[j]] = j;
-    const sortedFrom = (f: number): Int32Array => {
-      const all = order[f] as Int32Array;
-      const list = new Int32Array(bag.rows.length);
+    const m = bag.rows.length;
+    const buffers = buffersFor(order);
+    const sortedFrom = (f: number): SortedSlots => {
+      const all = order[f] as SortedColumn;
+      const { order: rows, values, target } = all;
+      const { list, values: sv, target: st } = buffers[f] as NonNullable<(typeof buffers)[number]>;
       let k = 0;
-      for (let i = 0; i < all.length; i++) {
-        const s = slotOf[all[i]];
-        if (s >= 0) list[k++] = s;
+      // Every row is written and only bag rows advance k: a row is in the bag at random, a branch would guess wrong.
+      for (let i = 0; i < rows.length; i++) {
+        const s = slotOf[rows[i]];
+        list[k] = s;
+        sv[k] = values[i];
+        st[k] = target[i];
+        k += (s >>> 31) ^ 1;
       }
-      return list;
+      const slots = { list: list.subarray(0, m), values: sv.subarray(0, m) };
+      return st instanceof Int32Array ? { ...slots, classes: st.subarray(0, m) } : { ...slots, targets: st.subarray(0, m) };
     };
     const tree = compact(fitTree(train, plan.engine, { rng, progress: () => {}, signal: ctx.signal }, { bag: { rows: bag.rows, weights: bag.weights, sortedFrom } }));
     trees.push(tree);
@@ -105,10 +150,11 @@ export function addOutOfBag(train: TrainingSet, plan: ForestPlan, trees: readonl
 
 /**
  * Grows the members another thread claims from a spread forest fit: the forest's presort
- * once, then each claimed tree alone (tree t depends only on the training set, the plan and t).
+ * (the fit's own, in shared memory, when it sent one), then each claimed tree alone (tree t
+ * depends only on the training set, the plan and t).
  */
-export function memberGrower(train: TrainingSet, plan: ForestPlan, ctx: Pick<FitContext, "signal">): (t: number) => TreeState {
-  const order = presort(train);
+export function memberGrower(train: TrainingSet, plan: ForestPlan, ctx: Pick<FitContext, "signal">, sorted?: readonly (SortedColumn | null)[]): (t: number) => TreeState {
+  const order = sorted ?? presort(train);
   return (t) => growTrees(train, plan, order, t, t + 1, { rng: memberRng(plan.seed, t), progress: () => {}, signal: ctx.signal }, null)[0];
 }
 

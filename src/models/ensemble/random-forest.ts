@@ -147,14 +147,15 @@ function fit(train: TrainingSet, p: RandomForestParams, ctx: FitContext): Random
   if (ctx.members && plan.trees > 1) {
     // Trees may grow on other threads too (each depends only on the set, the plan and its index); out-of-bag sums
     // are then added here in tree order, as growTrees adds them, so the forest is the same wherever a tree grew.
-    let order: (Int32Array | null)[] | null = null;
+    // Sorted once here and handed to the other threads with the work (in shared memory: member-spread.ts).
+    const order = presort(train);
     // Trees are claimed in index order across threads, so the index claimed tells how far the forest has got.
     const growHere = (t: number) => {
-      const tree = growTrees(train, plan, (order ??= presort(train)), t, t + 1, { ...ctx, progress: () => {} }, null)[0];
+      const tree = growTrees(train, plan, order, t, t + 1, { ...ctx, progress: () => {} }, null)[0];
       ctx.progress((t + 1) / plan.trees);
       return tree;
     };
-    trees = ctx.members.grow({ kind: "forest", train, plan }, plan.trees, growHere);
+    trees = ctx.members.grow({ kind: "forest", train, plan, prepared: order }, plan.trees, growHere);
     addOutOfBag(train, plan, trees, oob, oobRows);
   } else trees = growTrees(train, plan, presort(train), 0, plan.trees, ctx, oob, oobRows);
   const features = cols.schema.map((s) => ({ ...s }));

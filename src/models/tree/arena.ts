@@ -87,9 +87,20 @@ export interface SplitRule {
  * handed out (splits reorder the lists in place); columns are never mutated after a
  * Frame is built, so a cached order cannot go stale.
  */
+/** A numeric feature's slots in value order (missing last, ties by slot) and their values, position by position; their targets too, or they are looked up by slot. */
+export interface SortedSlots {
+  readonly list: Int32Array;
+  readonly values: Float64Array;
+  readonly classes?: Int32Array;
+  readonly targets?: Float64Array;
+}
+
+/** Feature f's sorted slots from a sort made once for several fits (a forest's: ensemble/forest-grow.ts). */
+export type SortedFrom = (f: number) => SortedSlots;
+
 const wholeColumnOrder = new WeakMap<Float64Array, Int32Array>();
 
-function isIdentity(rows: Int32Array): boolean {
+export function isIdentity(rows: Int32Array): boolean {
   for (let i = 0; i < rows.length; i++) if (rows[i] !== i) return false;
   return true;
 }
@@ -99,8 +110,9 @@ export function makeArena(
   w: Float64Array,
   cols: TreeColumns,
   target: TreeTarget,
-  sortedFrom?: (f: number) => Int32Array,
+  sortedFrom?: SortedFrom,
   share?: Float64Array,
+  lazyLists = false,
 ): Arena {
   const m = rows.length;
   const members = new Int32Array(m);
@@ -112,47 +124,9 @@ export function makeArena(
   if (yc) for (let i = 0; i < m; i++) yc[i] = (target.yc as Int32Array)[rows[i]];
   if (yr) for (let i = 0; i < m; i++) yr[i] = (target.yr as Float64Array)[rows[i]];
   const d = cols.num.length;
-  const sorted: (Int32Array | null)[] = new Array<Int32Array | null>(d).fill(null);
-  const sortedValues: (Float64Array | null)[] = new Array<Float64Array | null>(d).fill(null);
-  const sortedClass: (Int32Array | null)[] = new Array<Int32Array | null>(d).fill(null);
-  const sortedTarget: (Float64Array | null)[] = new Array<Float64Array | null>(d).fill(null);
-  const wholeColumns = !sortedFrom && isIdentity(rows);
-  for (let f = 0; f < d; f++) {
-    const values = cols.num[f];
-    if (!values) continue;
-    let list: Int32Array;
-    if (sortedFrom) list = sortedFrom(f);
-    else if (wholeColumns && values.length === m) {
-      let order = wholeColumnOrder.get(values);
-      if (!order) {
-        order = argsortByValue(members, values);
-        wholeColumnOrder.set(values, order);
-      }
-      list = order.slice();
-    } else {
-      const v = new Float64Array(m);
-      for (let i = 0; i < m; i++) v[i] = values[rows[i]];
-      list = argsortByValue(members, v);
-    }
-    const k = list.length;
-    const sv = new Float64Array(k);
-    for (let i = 0; i < k; i++) sv[i] = values[rows[list[i]]];
-    sorted[f] = list;
-    sortedValues[f] = sv;
-    if (yc) {
-      const sc = new Int32Array(k);
-      for (let i = 0; i < k; i++) sc[i] = yc[list[i]];
-      sortedClass[f] = sc;
-    }
-    if (yr) {
-      const st = new Float64Array(k);
-      for (let i = 0; i < k; i++) st[i] = yr[list[i]];
-      sortedTarget[f] = st;
-    }
-  }
   const unitWeights = allOnes(w, m);
   const wholeRows = !share || allOnes(share, m);
-  return {
+  const arena: Arena = {
     rows,
     w,
     share: share ?? ones(m),
@@ -160,10 +134,10 @@ export function makeArena(
     yc,
     yr,
     members,
-    sorted,
-    sortedValues,
-    sortedClass,
-    sortedTarget,
+    sorted: new Array<Int32Array | null>(d).fill(null),
+    sortedValues: new Array<Float64Array | null>(d).fill(null),
+    sortedClass: new Array<Int32Array | null>(d).fill(null),
+    sortedTarget: new Array<Float64Array | null>(d).fill(null),
     unitWeights,
     mark: new Int32Array(m),
     side: new Uint8Array(m),
@@ -172,6 +146,69 @@ export function makeArena(
     buffer: null,
     pending: 0,
   };
+  // Lazy lists (lazy-lists.ts) are built by buildSorted when a node first evaluates their feature.
+  if (!lazyLists) {
+    const wholeColumns = !sortedFrom && isIdentity(rows);
+    for (let f = 0; f < d; f++) buildSorted(arena, f, cols, sortedFrom, wholeColumns);
+  }
+  return arena;
+}
+
+/**
+ * Numeric feature f's list over every slot of the arena, with its values and targets in list
+ * order (nothing for a categorical feature). `wholeColumns`: the arena's rows are every row of
+ * the columns in order, so a cached argsort of the column serves.
+ */
+export function buildSorted(arena: Arena, f: number, cols: TreeColumns, sortedFrom: SortedFrom | undefined, wholeColumns: boolean): void {
+  const values = cols.num[f];
+  if (!values) return;
+  const { rows, yc, yr } = arena;
+  const m = rows.length;
+  let list: Int32Array;
+  let sv: Float64Array | null = null;
+  let sc: Int32Array | undefined;
+  let st: Float64Array | undefined;
+  if (sortedFrom) ({ list, values: sv, classes: sc, targets: st } = sortedFrom(f));
+  else if (wholeColumns && values.length === m) {
+    let order = wholeColumnOrder.get(values);
+    if (!order) {
+      order = argsortByValue(slotIds(m), values);
+      wholeColumnOrder.set(values, order);
+    }
+    list = order.slice();
+  } else {
+    const v = new Float64Array(m);
+    for (let i = 0; i < m; i++) v[i] = values[rows[i]];
+    list = argsortByValue(slotIds(m), v);
+  }
+  const k = list.length;
+  if (!sv) {
+    sv = new Float64Array(k);
+    for (let i = 0; i < k; i++) sv[i] = values[rows[list[i]]];
+  }
+  arena.sorted[f] = list;
+  arena.sortedValues[f] = sv;
+  if (yc) {
+    if (!sc) {
+      sc = new Int32Array(k);
+      for (let i = 0; i < k; i++) sc[i] = yc[list[i]];
+    }
+    arena.sortedClass[f] = sc;
+  }
+  if (yr) {
+    if (!st) {
+      st = new Float64Array(k);
+      for (let i = 0; i < k; i++) st[i] = yr[list[i]];
+    }
+    arena.sortedTarget[f] = st;
+  }
+}
+
+/** 0 … m-1: the slots in slot order (not arena.members, which a lazy arena's splits may already have reordered). */
+function slotIds(m: number): Int32Array {
+  const ids = new Int32Array(m);
+  for (let i = 0; i < m; i++) ids[i] = i;
+  return ids;
 }
 
 /**

@@ -13,12 +13,13 @@
 import type { FitContext, TrainingSet } from "../contract.js";
 import { UnusableInputError, throwIfAborted } from "../contract.js";
 import type { Rng } from "../../data/random.js";
-import type { NodeRange, SplitRule, TreeTarget } from "./arena.js";
+import type { NodeRange, SortedFrom, SplitRule, TreeTarget } from "./arena.js";
 import { accumulate, branchOf, makeArena, releaseRange } from "./arena.js";
 import { splitRange } from "./partition.js";
 import { TreeBuilder } from "./builder.js";
 import type { EngineOptions, LeafModelOptions } from "./engine-options.js";
 import { impurityOf } from "./impurity.js";
+import { LazyLists } from "./lazy-lists.js";
 import { fitLeafModel, fitLeafModels } from "./leaf-model.js";
 import { nodeRowsOf, standardisedRows } from "./linear-node.js";
 import { obliqueCandidate } from "./oblique.js";
@@ -40,7 +41,7 @@ export interface FitOverrides {
    * numeric feature's slots already sorted from `sortedFrom` (a forest sorts once for
    * all its trees, see ensemble/forest-grow.ts). Not combined with validation pruning.
    */
-  readonly bag?: { readonly rows: Int32Array; readonly weights: Float64Array; readonly sortedFrom?: (f: number) => Int32Array };
+  readonly bag?: { readonly rows: Int32Array; readonly weights: Float64Array; readonly sortedFrom?: SortedFrom };
   /**
    * Incremental growth (id3's partial_fit, incremental.ts): where the grower reaches, through
    * the same tests, a node of the previous tree that none of the new rows reached, that node has
@@ -48,6 +49,8 @@ export interface FitOverrides {
    * Everywhere else (the nodes the new rows pass through) the grower runs as in any fit.
    */
   readonly reuse?: SubtreeReuse;
+  /** Partition every list at every split even when a node searches only some features (tests: lazy-lists.ts must grow the same tree). */
+  readonly eagerLists?: boolean;
 }
 
 /**
@@ -86,6 +89,8 @@ interface Work {
   readonly val: ValRows | null;
   /** The previous tree's node at this position (FitOverrides.reuse), or -1. */
   readonly old: number;
+  /** Where each sorted list of the node can be brought up to date from (lazy-lists.ts); null: the lists are always current. */
+  readonly base: Int32Array | null;
 }
 
 export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext, overrides: FitOverrides = {}): TreeState {
@@ -123,8 +128,13 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
   const growRows = bag ? bag.rows : split.grow;
   const growW = new Float64Array(growRows.length);
   for (let i = 0; i < growRows.length; i++) growW[i] = bag ? bag.weights[i] * (cw ? cw[(target.y as Int32Array)[growRows[i]]] : 1) : w[growRows[i]];
-  const arena = makeArena(growRows, growW, cols, tt, bag?.sortedFrom);
+  const d = cols.schema.length;
+  const maxFeatures = resolveMaxFeatures(opts.maxFeatures, d);
+  // A few features searched per node: partition each list only where a node reads it (lazy-lists.ts).
+  const lazy = maxFeatures < d && !opts.oblique && !opts.leafModel && !overrides.eagerLists;
+  const arena = makeArena(growRows, growW, cols, tt, bag?.sortedFrom, undefined, lazy);
   const root: NodeRange = { arena, start: 0, end: growRows.length };
+  const lists = lazy ? new LazyLists(cols, arena, bag?.sortedFrom) : null;
 
   const search = new SplitSearch(cols, tt, { criterion: opts.criterion, categoricalSplit: opts.categoricalSplit, minSamplesLeaf: opts.minSamplesLeaf, maxCategories: opts.maxCategoriesPerSplit });
   const kind = impurityKindOf(opts.criterion);
@@ -138,9 +148,7 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
   builder.add(-1, 1, rootW, impurityOf(kind, rootStats, 0, K, rootW), valueOf(rootStats));
   const valRoot: ValRows | null = opts.pruning === "pre" ? { rows: split.validation, w: gather(w, split.validation) } : null;
 
-  const d = cols.schema.length;
-  const maxFeatures = resolveMaxFeatures(opts.maxFeatures, d);
-  const stack: Work[] = [{ range: root, node: 0, depth: 0, count: growRows.length, stats: rootStats, weight: rootW, val: valRoot, old: reuse ? 0 : -1 }];
+  const stack: Work[] = [{ range: root, node: 0, depth: 0, count: growRows.length, stats: rootStats, weight: rootW, val: valRoot, old: reuse ? 0 : -1, base: lists ? lists.rootBase() : null }];
   arena.pending = 1;
   let expanded = 0;
   let settled = 0;
@@ -207,7 +215,7 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
       enoughRows(count) &&
       (opts.maxDepth === null || depth + 1 < opts.maxDepth) &&
       !isPure(s);
-    const outcome = splitRange(item.range, best.rule, cols, tt, needsRows);
+    const outcome = splitRange(item.range, best.rule, cols, tt, needsRows, lists && { freshenAll: () => lists.freshenAll(item, stack) });
     const childStats = outcome.children.map((_, b) => ({ s: outcome.stats[b], w: outcome.weights[b] }));
     const parentValue = builder.valueOf(node);
     const childValues = childStats.map((c) => (c.w > 0 ? Array.from(valueOf(c.s)) : parentValue));
@@ -234,7 +242,8 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
         return;
       }
       const old = reuse && item.old >= 0 ? reuse.childOf(item.old, best.rule, b) : -1;
-      out.push({ range: r, node: first + b, depth: depth + 1, count: outcome.counts[b], stats: childStats[b].s, weight: childStats[b].w, val: childVal[b], old });
+      const base = lists ? lists.childBase(item, r) : null;
+      out.push({ range: r, node: first + b, depth: depth + 1, count: outcome.counts[b], stats: childStats[b].s, weight: childStats[b].w, val: childVal[b], old, base });
     });
     return out;
   }
@@ -246,9 +255,12 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
     for (let f = 0; f < d; f++) eligible.push(f);
     const order = maxFeatures < eligible.length ? shuffled(eligible, ctx.rng) : eligible;
     const out: Candidate[] = [];
+    // The quota's lists at once (those from one base share one pass over the slots), any further one when drawn.
+    lists?.freshen(item, order, Math.min(maxFeatures, order.length), stack);
     for (let i = 0; i < order.length; i++) {
       // max_features as scikit-learn reads it: keep drawing past the quota until one feature can split.
       if (i >= maxFeatures && out.length > 0) break;
+      if (i >= maxFeatures) lists?.freshen(item, order.slice(i, i + 1), 1, stack);
       const c = search.evaluate(item.range, order[i], item.stats, item.weight, impurity);
       if (c) out.push(c);
     }

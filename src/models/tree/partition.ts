@@ -28,8 +28,17 @@ export interface SplitOutcome {
  */
 export type NeedsRows = (count: number, stats: Float64Array, weight: number) => boolean;
 
+/**
+ * A tree whose sorted lists are brought up to date only when read (lazy-lists.ts): a split
+ * then moves `members` alone, and the lists must be current before a split with missing
+ * values copies them into its branches' arenas.
+ */
+export interface StaleLists {
+  freshenAll(): void;
+}
+
 /** Sends the node's slots down the rule's branches. */
-export function splitRange(range: NodeRange, rule: SplitRule, cols: TreeColumns, target: TreeTarget, needsRows: NeedsRows): SplitOutcome {
+export function splitRange(range: NodeRange, rule: SplitRule, cols: TreeColumns, target: TreeTarget, needsRows: NeedsRows, lazy: StaleLists | null = null): SplitOutcome {
   const { arena, start, end } = range;
   const nb = rule.nBranches;
   const { rows, w, members, mark, side, share } = arena;
@@ -39,26 +48,8 @@ export function splitRange(range: NodeRange, rule: SplitRule, cols: TreeColumns,
   const branchC = new Float64Array(nb);
   const bstats = new Float64Array(nb * S);
   let missing = 0;
-  if (rule.kind === THRESHOLD) {
-    // The sorted list of the tested feature already orders the node: no value lookups by row.
-    const list = arena.sorted[rule.feature] as Int32Array;
-    const values = arena.sortedValues[rule.feature] as Float64Array;
-    const t = rule.threshold;
-    for (let i = start; i < end; i++) {
-      const s = list[i];
-      const v = values[i];
-      const b = v !== v ? -1 : v <= t ? 0 : 1;
-      mark[s] = b;
-      side[s] = b;
-      if (b < 0) missing++;
-      else {
-        branchW[b] += w[s];
-        branchN[b]++;
-        branchC[b] += share[s];
-        addStats(bstats, b * S, arena, s, w[s]);
-      }
-    }
-  } else {
+  if (rule.kind === THRESHOLD) missing = thresholdBranches(range, rule, S, branchW, branchN, branchC, bstats);
+  else {
     for (let i = start; i < end; i++) {
       const s = members[i];
       const b = branchOf(rule, cols, rows[s]);
@@ -82,10 +73,66 @@ export function splitRange(range: NodeRange, rule: SplitRule, cols: TreeColumns,
     const counts = arena.wholeRows ? Float64Array.from(branchN) : branchC;
     let partition = false;
     for (let b = 0; b < nb && !partition; b++) partition = needsRows(counts[b], stats[b], branchW[b]);
-    const children = partition ? partitionInPlace(range, branchN) : rangesOnly(range, branchN);
+    const children = partition ? partitionInPlace(range, branchN, !lazy) : rangesOnly(range, branchN);
     return { children, fractions, stats, weights: branchW, counts };
   }
+  lazy?.freshenAll();
   return copyWithMissing(range, fractions, target, needsRows);
+}
+
+/**
+ * A threshold split's marks and per-branch sums, read from the tested feature's sorted list,
+ * which already orders the node (missing values last): the left branch is a prefix of it, the
+ * right the stretch after, so no value is compared per slot and nothing is looked up by row
+ * but the weight. Sums run slot by slot in list order, as a pass over the whole list would.
+ * Returns the count of missing values (marked -1; `mark` is written only then, for copyWithMissing).
+ */
+function thresholdBranches(range: NodeRange, rule: SplitRule, S: number, branchW: Float64Array, branchN: Int32Array, branchC: Float64Array, bstats: Float64Array): number {
+  const { arena, start, end } = range;
+  const { w, mark, side, share, wholeRows } = arena;
+  const list = arena.sorted[rule.feature] as Int32Array;
+  const values = arena.sortedValues[rule.feature] as Float64Array;
+  const cls = arena.sortedClass[rule.feature];
+  const tgt = arena.sortedTarget[rule.feature];
+  const t = rule.threshold;
+  let known = end;
+  while (known > start && values[known - 1] !== values[known - 1]) known--;
+  // First position past the threshold: values[start, known) ascend.
+  let lo = start;
+  let hi = known;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid] <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  const cut = lo;
+  const missing = end - known;
+  for (let b = 0, from = start, to = cut; b < 2; b++, from = cut, to = known) {
+    let W = 0;
+    let C = 0;
+    const off = b * S;
+    for (let i = from; i < to; i++) {
+      const s = list[i];
+      side[s] = b;
+      const ws = w[s];
+      W += ws;
+      if (!wholeRows) C += share[s];
+      if (cls) bstats[off + cls[i]] += ws;
+      else {
+        const y = (tgt as Float64Array)[i];
+        bstats[off] += ws;
+        bstats[off + 1] += ws * y;
+        bstats[off + 2] += ws * y * y;
+      }
+    }
+    branchW[b] = W;
+    branchN[b] = to - from;
+    branchC[b] = C;
+  }
+  if (missing > 0) {
+    for (let i = start; i < end; i++) mark[list[i]] = i < cut ? 0 : i < known ? 1 : -1;
+  }
+  return missing;
 }
 
 function addStats(out: Float64Array, off: number, arena: Arena, s: number, wi: number): void {
@@ -109,10 +156,11 @@ function rangesOnly(range: NodeRange, branchN: Int32Array): NodeRange[] {
   return children;
 }
 
-function partitionInPlace(range: NodeRange, branchN: Int32Array): NodeRange[] {
+function partitionInPlace(range: NodeRange, branchN: Int32Array, lists: boolean): NodeRange[] {
   const { arena, start, end } = range;
   const children = rangesOnly(range, branchN);
   partitionList(arena.members, start, end, arena, branchN);
+  if (!lists) return children;
   arena.sorted.forEach((list, f) => {
     if (list) partitionSorted(list, arena.sortedValues[f] as Float64Array, arena.sortedClass[f], arena.sortedTarget[f], start, end, arena, branchN);
   });
@@ -131,53 +179,10 @@ function partitionSorted(
   branchN: Int32Array,
 ): void {
   const { mark, side, tmp } = arena;
+  if (branchN.length === 2) return partitionSortedTwoWay(list, values, cls, tgt, start, end, side, tmp);
   const tmpV = scratchValues(end - start);
   const tmpT = scratchTargets(end - start);
   const tmpC = scratchClasses(end - start);
-  if (branchN.length === 2) {
-    // Branch-free: each entry is written to both destinations and only one index advances.
-    // A left/right guess would miss half the time; a store that is later overwritten costs less.
-    let l = start;
-    let r = 0;
-    if (cls) {
-      for (let i = start; i < end; i++) {
-        const s = list[i];
-        const b = side[s];
-        const v = values[i];
-        const c = cls[i];
-        list[l] = s;
-        values[l] = v;
-        cls[l] = c;
-        tmp[r] = s;
-        tmpV[r] = v;
-        tmpC[r] = c;
-        l += 1 - b;
-        r += b;
-      }
-    } else {
-      for (let i = start; i < end; i++) {
-        const s = list[i];
-        const b = side[s];
-        const v = values[i];
-        list[l] = s;
-        values[l] = v;
-        tmp[r] = s;
-        tmpV[r] = v;
-        if (tgt) {
-          const t = tgt[i];
-          tgt[l] = t;
-          tmpT[r] = t;
-        }
-        l += 1 - b;
-        r += b;
-      }
-    }
-    list.set(tmp.subarray(0, r), l);
-    values.set(tmpV.subarray(0, r), l);
-    if (cls) cls.set(tmpC.subarray(0, r), l);
-    if (tgt) tgt.set(tmpT.subarray(0, r), l);
-    return;
-  }
   const pos = new Int32Array(branchN.length);
   let at = 0;
   for (let b = 0; b < branchN.length; b++) {
@@ -199,20 +204,71 @@ function partitionSorted(
   if (tgt) tgt.set(tmpT.subarray(0, n), start);
 }
 
+/**
+ * The stable two-way partition of [start, end) of a sorted list and its parallel values and
+ * targets: slots with side 0 first, then side 1 (side indexed by slot); tmp: scratch of end − start.
+ */
+export function partitionSortedTwoWay(list: Int32Array, values: Float64Array, cls: Int32Array | null, tgt: Float64Array | null, start: number, end: number, side: Uint8Array, tmp: Int32Array): void {
+  const tmpV = scratchValues(end - start);
+  const tmpT = scratchTargets(end - start);
+  const tmpC = scratchClasses(end - start);
+  // Branch-free: each entry is written to both destinations and only one index advances.
+  // A left/right guess would miss half the time; a store that is later overwritten costs less.
+  let l = start;
+  let r = 0;
+  if (cls) {
+    for (let i = start; i < end; i++) {
+      const s = list[i];
+      const b = side[s];
+      const v = values[i];
+      const c = cls[i];
+      list[l] = s;
+      values[l] = v;
+      cls[l] = c;
+      tmp[r] = s;
+      tmpV[r] = v;
+      tmpC[r] = c;
+      l += 1 - b;
+      r += b;
+    }
+  } else {
+    for (let i = start; i < end; i++) {
+      const s = list[i];
+      const b = side[s];
+      const v = values[i];
+      list[l] = s;
+      values[l] = v;
+      tmp[r] = s;
+      tmpV[r] = v;
+      if (tgt) {
+        const t = tgt[i];
+        tgt[l] = t;
+        tmpT[r] = t;
+      }
+      l += 1 - b;
+      r += b;
+    }
+  }
+  list.set(tmp.subarray(0, r), l);
+  values.set(tmpV.subarray(0, r), l);
+  if (cls) cls.set(tmpC.subarray(0, r), l);
+  if (tgt) tgt.set(tmpT.subarray(0, r), l);
+}
+
 let targetScratch = new Float64Array(1024);
-function scratchTargets(n: number): Float64Array {
+export function scratchTargets(n: number): Float64Array {
   if (targetScratch.length < n) targetScratch = new Float64Array(Math.max(n, 2 * targetScratch.length));
   return targetScratch;
 }
 
 let classScratch = new Int32Array(1024);
-function scratchClasses(n: number): Int32Array {
+export function scratchClasses(n: number): Int32Array {
   if (classScratch.length < n) classScratch = new Int32Array(Math.max(n, 2 * classScratch.length));
   return classScratch;
 }
 
 let valueScratch = new Float64Array(1024);
-function scratchValues(n: number): Float64Array {
+export function scratchValues(n: number): Float64Array {
   if (valueScratch.length < n) valueScratch = new Float64Array(Math.max(n, 2 * valueScratch.length));
   return valueScratch;
 }

@@ -9,7 +9,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { MemberSpread, MemberWork } from "../../../src/models/contract.js";
-import { memberGrower, type ForestPlan } from "../../../src/models/ensemble/forest-grow.js";
+import { growerFor } from "../../../src/models/ensemble/member-work.js";
 import { randomForest } from "../../../src/models/ensemble/random-forest.js";
 import { encodeState } from "../../../src/models/state-codec.js";
 import { ctx, realData } from "../tree/fixtures.js";
@@ -20,7 +20,9 @@ const json = (s: unknown) => JSON.stringify(encodeState(s));
 const scrambled = (log: string[]): MemberSpread => ({
   grow<T>(work: MemberWork, count: number, growHere: (i: number) => T): T[] {
     const copy = structuredClone(work);
-    const elsewhere = memberGrower(copy.train, copy.plan as ForestPlan, {});
+    assert.ok(Array.isArray(copy.prepared), "the fit hands its presort over with the work");
+    // As a helper thread grows them (src/training/worker.ts): from the work alone, the fit's presort included.
+    const elsewhere = growerFor(copy, {});
     const out: T[] = new Array(count);
     for (let i = count - 1; i >= 0; i--) {
       out[i] = i % 2 ? (elsewhere(i) as T) : growHere(i);
