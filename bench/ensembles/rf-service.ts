@@ -5,7 +5,8 @@
  * the real server (bench/serving/server-xigua.ts) with XIGUA_WORKERS=1 and then 2 (the
  * forest's trees spread over both threads: src/training/member-spread.ts). Reports the
  * job's wall time (queued → succeeded), its fit_seconds, the server's CPU (all threads),
- * and whether both servers stored the same forest.
+ * whether both servers stored the same forest, and its accuracy on the 25,000 rows the script
+ * also generates (POST /predict of them as JSON, after the timings) beside scikit-learn's.
  *   node --import tsx bench/ensembles/rf-service.ts
  */
 import { spawnSync } from "node:child_process";
@@ -32,6 +33,9 @@ const y = new Int32Array(raw("y.i32"));
 const d = sk.features;
 const n = sk.train_rows;
 // The training rows only; shortest round-trip text of each double; classes as text so the target is categorical.
+const names = Array.from({ length: d }, (_, j) => `x${j}`);
+const yTest = y.subarray(n);
+const predictBody = JSON.stringify({ rows: Array.from({ length: yTest.length }, (_, i) => Object.fromEntries(names.map((name, j) => [name, X[(n + i) * d + j]]))) });
 const csv = [[...Array.from({ length: d }, (_, j) => `x${j}`), "y"].join(","), ...Array.from({ length: n }, (_, i) => [...X.subarray(i * d, (i + 1) * d), `c${y[i]}`].join(","))].join("\n") + "\n";
 
 async function measure(workers: number, port: number) {
@@ -48,7 +52,12 @@ async function measure(workers: number, port: number) {
     const cpu = (processCpuMicros(server.pid!) - cpu0) / 1e6;
     const artifact = (await (await fetch(`${base}/v1/models/${model.id}/artifact`)).json()) as Record<string, unknown>;
     const { trained_at: _t, sha256: _s, ...forest } = artifact;
-    return { wall, cpu, fit: model.fit_seconds ?? NaN, forest: JSON.stringify(forest), loadAfter: load() };
+    const loadAfter = load();
+    const res = await fetch(`${base}/v1/models/${model.id}/predict`, { method: "POST", headers: { "content-type": "application/json" }, body: predictBody });
+    if (!res.ok) throw new Error(`predict: ${res.status} ${await res.text()}`);
+    const { predictions } = (await res.json()) as { predictions: string[] };
+    const accuracy = predictions.reduce((a, p, i) => a + (p === `c${yTest[i]}` ? 1 : 0), 0) / yTest.length;
+    return { wall, cpu, fit: model.fit_seconds ?? NaN, forest: JSON.stringify(forest), loadAfter, accuracy };
   } finally {
     await stopServer(server);
     rmSync(db, { recursive: true, force: true });
@@ -64,4 +73,5 @@ console.log(`| --- | --- | --- | --- | --- | --- |`);
 console.log(`| scikit-learn 1.2 fit, n_jobs=1 (in process) | ${f(sk.rf_fit_s)} s | | ${f(sk.rf_fit_cpu_s)} s | 1 | ${loadAfterSk} |`);
 console.log(`| xigua, XIGUA_WORKERS=1 | ${f(one.wall)} s | ${f(one.fit)} s | ${f(one.cpu)} s (server) | ${f(one.wall / sk.rf_fit_s)} | ${one.loadAfter} |`);
 console.log(`| xigua, XIGUA_WORKERS=2 (trees on both threads) | ${f(two.wall)} s | ${f(two.fit)} s | ${f(two.cpu)} s (server) | ${f(two.wall / sk.rf_fit_s)} | ${two.loadAfter} |`);
-console.log(`\nsame forest on both servers: ${one.forest === two.forest}; ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), Node ${process.version}; load average ${loadBefore} before`);
+console.log(`\naccuracy on the other ${yTest.length} rows: xigua ${two.accuracy.toFixed(4)}, scikit-learn ${sk.rf_accuracy.toFixed(4)} (difference ${(two.accuracy - sk.rf_accuracy).toFixed(4)})`);
+console.log(`same forest on both servers: ${one.forest === two.forest}; ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), Node ${process.version}; load average ${loadBefore} before`);
