@@ -71,8 +71,11 @@ export class SplitSearch {
   private readonly levelStats: Float64Array;
   private readonly levelW: Float64Array;
   private readonly levelN: Int32Array;
-  /** The levels present at the node, in the order first seen. */
+  /** The levels present at the node, in the order first seen (then sorted in place). */
   private readonly seen: Int32Array;
+  /** The units of the feature being judged (pool), in level order and then, for a binary cut, sorted by unitKey. */
+  private readonly unitBuf: Int32Array;
+  private readonly sortTmp: Int32Array;
   /** Levels folded into the pooled unit at this node (max_categories_per_split). */
   private readonly pooled: Uint8Array;
   /** Index of the pooled unit in the per-level arrays: one past the widest column's levels. */
@@ -107,6 +110,8 @@ export class SplitSearch {
     this.levelW = new Float64Array(maxLevels + 1);
     this.levelN = new Int32Array(maxLevels + 1);
     this.seen = new Int32Array(maxLevels);
+    this.unitBuf = new Int32Array(maxLevels + 1);
+    this.sortTmp = new Int32Array(maxLevels + 1);
     this.pooled = new Uint8Array(maxLevels);
     this.unitKey = new Float64Array(maxLevels + 1);
     this.pcMean = new Float64Array(this.S);
@@ -407,16 +412,16 @@ export class SplitSearch {
         }
       }
     }
-    const present = seen.subarray(0, np).sort();
+    const present = this.levelOrder(np, this.cols.nLevels[f]);
     try {
       for (let k = 0; k < S; k++) tot[k] = nodeStats[k] - miss[k];
       const Wt = missW > 0 ? nodeW - missW : nodeW;
       if (!(Wt > 0) || np < 2) return null;
-      const units = this.pool(f, present);
+      const U = this.pool(present);
       const rho = Wt / nodeW;
       const impT = this.imp(tot, 0, Wt);
-      if (this.opts.categoricalSplit === "multiway") return this.multiway(f, present, units, Wt, impT, rho, nodeImpurity);
-      return this.binaryCategorical(f, present, units, Wt, impT, rho, nodeImpurity);
+      if (this.opts.categoricalSplit === "multiway") return this.multiway(f, present, U, Wt, impT, rho, nodeImpurity);
+      return this.binaryCategorical(f, present, U, Wt, impT, rho, nodeImpurity);
     } finally {
       for (const l of present) {
         levelStats.fill(0, l * S, l * S + S);
@@ -432,29 +437,60 @@ export class SplitSearch {
   }
 
   /**
-   * The units a split tells apart: every present level, or (more than
-   * maxCategories present) the maxCategories heaviest at this node — ties to the
-   * lower level — and one pooled unit (index poolSlot, after every level) holding the rest.
-   * Returned in level order, the pool last.
+   * The np levels in `seen` (each present at the node), sorted ascending in place: by
+   * insertion when few, by a pass over the column's L levels when most are present
+   * (levelN marks them), by the typed sort otherwise. The same order every way.
    */
-  private pool(f: number, present: Int32Array): number[] {
+  private levelOrder(np: number, L: number): Int32Array {
+    const seen = this.seen;
+    if (np <= SMALL_SORT) {
+      for (let i = 1; i < np; i++) {
+        const x = seen[i];
+        let j = i - 1;
+        while (j >= 0 && seen[j] > x) {
+          seen[j + 1] = seen[j];
+          j--;
+        }
+        seen[j + 1] = x;
+      }
+    } else if (4 * np >= L) {
+      const { levelN } = this;
+      for (let l = 0, i = 0; i < np; l++) if (levelN[l] > 0) seen[i++] = l;
+    } else seen.subarray(0, np).sort();
+    return seen.subarray(0, np);
+  }
+
+  /**
+   * The units a split tells apart, written to unitBuf (their count returned): every
+   * present level, or (more than maxCategories present) the maxCategories heaviest at
+   * this node — ties to the lower level — and one pooled unit (index poolSlot, after
+   * every level) holding the rest. In level order, the pool last.
+   */
+  private pool(present: Int32Array): number {
     const cap = this.opts.maxCategories;
-    if (cap === null || present.length <= cap) return Array.from(present);
+    const units = this.unitBuf;
+    const np = present.length;
+    if (cap === null || np <= cap) {
+      units.set(present);
+      return np;
+    }
     const { levelStats, levelW, levelN, pooled } = this;
     const S = this.S;
     const P = this.poolSlot;
-    const byWeight = Array.from(present).sort((a, b) => levelW[b] - levelW[a] || a - b);
-    for (let j = cap; j < byWeight.length; j++) {
-      const l = byWeight[j];
+    // Heaviest first, ties to the lower level; the pool sums the rest in that order.
+    units.set(present);
+    sortUnits(units, np, levelW, -1, this.sortTmp);
+    for (let j = cap; j < np; j++) {
+      const l = units[j];
       pooled[l] = 1;
       for (let k = 0; k < S; k++) levelStats[P * S + k] += levelStats[l * S + k];
       levelW[P] += levelW[l];
       levelN[P] += levelN[l];
     }
-    const units: number[] = [];
-    for (const l of present) if (!pooled[l]) units.push(l);
-    units.push(P);
-    return units;
+    let U = 0;
+    for (let i = 0; i < np; i++) if (!pooled[present[i]]) units[U++] = present[i];
+    units[U++] = P;
+    return U;
   }
 
   /**
@@ -462,22 +498,22 @@ export class SplitSearch {
    * levels absent from the node share one empty branch (a leaf with the parent's
    * class distribution, seed 001's case 3), each placed at its first level.
    */
-  private multiway(f: number, present: Int32Array, units: number[], Wt: number, impT: number, rho: number, nodeImpurity: number): Candidate | null {
+  private multiway(f: number, present: Int32Array, U: number, Wt: number, impT: number, rho: number, nodeImpurity: number): Candidate | null {
     const S = this.S;
-    const { levelStats, levelW, levelN, pooled } = this;
+    const { levelStats, levelW, levelN, pooled, unitBuf: units, unitKey: unitW } = this;
     const msl = this.opts.minSamplesLeaf;
     let after = 0;
-    const unitW: number[] = [];
-    for (const u of units) {
+    for (let j = 0; j < U; j++) {
+      const u = units[j];
       if (levelN[u] < msl) return null;
       after += (levelW[u] / Wt) * this.imp(levelStats, u * S, levelW[u]);
-      unitW.push(levelW[u]);
+      unitW[j] = levelW[u];
     }
     const L = this.cols.nLevels[f];
     const levels = present.slice();
     const inPool = new Uint8Array(levels.length);
     for (let i = 0; i < levels.length; i++) inPool[i] = pooled[levels[i]];
-    const nb = units.length + (levels.length < L ? 1 : 0);
+    const nb = U + (levels.length < L ? 1 : 0);
     const rule = lazyCategoricalRule(f, nb, () => {
       const levelMap = new Int32Array(L);
       let b = 0;
@@ -489,7 +525,7 @@ export class SplitSearch {
       }
       return levelMap;
     });
-    return this.finish(f, impT - after, rho, intrinsicValue(unitW, unitW.length, Wt), nodeImpurity, rule, NaN);
+    return this.finish(f, impT - after, rho, intrinsicValue(unitW, U, Wt), nodeImpurity, rule, NaN);
   }
 
   /**
@@ -498,22 +534,26 @@ export class SplitSearch {
    * principal component of the class proportions otherwise (Coppersmith, Hong and
    * Hosking 1999). Ties in the order go to the lower level; between cuts, to the first.
    */
-  private binaryCategorical(f: number, present: Int32Array, units: number[], Wt: number, impT: number, rho: number, nodeImpurity: number): Candidate | null {
+  private binaryCategorical(f: number, present: Int32Array, U: number, Wt: number, impT: number, rho: number, nodeImpurity: number): Candidate | null {
     const S = this.S;
-    const { levelStats, levelW, levelN, tot, left, right, pooled, unitKey } = this;
+    const { levelStats, levelW, levelN, tot, left, right, pooled, unitKey, unitBuf: order } = this;
     const msl = this.opts.minSamplesLeaf;
     if (this.target.K === 0 || this.target.K === 2) {
-      for (const u of units) unitKey[u] = levelW[u] > 0 ? levelStats[u * S + 1] / levelW[u] : 0;
-    } else this.principalScores(units, Wt);
-    const order = units.sort((a, b) => unitKey[a] - unitKey[b] || a - b);
+      for (let j = 0; j < U; j++) {
+        const u = order[j];
+        unitKey[u] = levelW[u] > 0 ? levelStats[u * S + 1] / levelW[u] : 0;
+      }
+    } else this.principalScores(order, U, Wt);
+    // By key, ties to the lower unit: a strict total order, so any sort gives this one.
+    sortUnits(order, U, unitKey, 1, this.sortTmp);
     let totalN = 0;
-    for (const u of order) totalN += levelN[u];
+    for (let j = 0; j < U; j++) totalN += levelN[order[j]];
     let bestDelta = -Infinity;
     let bestCut = -1;
     let nL = 0;
     left.fill(0);
     let WL = 0;
-    for (let j = 0; j < order.length - 1; j++) {
+    for (let j = 0; j < U - 1; j++) {
       const u = order[j];
       for (let k = 0; k < S; k++) left[k] += levelStats[u * S + k];
       WL += levelW[u];
@@ -532,10 +572,11 @@ export class SplitSearch {
     const P = this.poolSlot;
     let WLbest = 0;
     // unitKey is done with: it now holds each unit's side.
-    order.forEach((u, j) => {
+    for (let j = 0; j < U; j++) {
+      const u = order[j];
       unitKey[u] = j <= bestCut ? 0 : 1;
       if (j <= bestCut) WLbest += levelW[u];
-    });
+    }
     const levels = present.slice();
     const sides = new Uint8Array(levels.length);
     for (let i = 0; i < levels.length; i++) sides[i] = unitKey[pooled[levels[i]] ? P : levels[i]];
@@ -555,9 +596,8 @@ export class SplitSearch {
    * applied without forming it (O(units · K) per step) beyond — started from the unit
    * furthest (weight × squared distance) from the mean, so the result is deterministic.
    */
-  private principalScores(units: number[], Wt: number): void {
+  private principalScores(units: Int32Array, U: number, Wt: number): void {
     const K = this.S;
-    const U = units.length;
     const { levelStats, levelW, tot, unitKey, pcMean: mean, pcV: v, pcY: y } = this;
     if (U === 2) {
       unitKey[units[0]] = 0; // one cut whatever the order
@@ -585,7 +625,7 @@ export class SplitSearch {
       }
     }
     if (start < 0) {
-      for (const u of units) unitKey[u] = 0; // every unit has the node's proportions
+      for (let j = 0; j < U; j++) unitKey[units[j]] = 0; // every unit has the node's proportions
       return;
     }
     for (let k = 0; k < K; k++) v[k] = D[start * K + k];
@@ -631,6 +671,67 @@ export class SplitSearch {
       for (let k = 0; k < K; k++) proj += D[j * K + k] * v[k];
       unitKey[units[j]] = proj;
     }
+  }
+}
+
+/** Up to this many entries, sortUnits and levelOrder sort by insertion. */
+const SMALL_SORT = 24;
+
+/**
+ * Sorts a[0..n) by sign × key[unit] ascending, ties to the lower unit — the order of
+ * `sort((x, y) => sign * (key[x] - key[y]) || x - y)` for finite keys, without a comparator
+ * call per comparison: insertion below SMALL_SORT, else a stable merge sort through `tmp`.
+ */
+function sortUnits(a: Int32Array, n: number, key: Float64Array, sign: 1 | -1, tmp: Int32Array): void {
+  if (n <= SMALL_SORT) {
+    insertionSort(a, 0, n, key, sign);
+    return;
+  }
+  for (let lo = 0; lo < n; lo += SMALL_SORT) insertionSort(a, lo, Math.min(n, lo + SMALL_SORT), key, sign);
+  let src = a;
+  let dst = tmp;
+  for (let width = SMALL_SORT; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(n, lo + width);
+      const hi = Math.min(n, lo + 2 * width);
+      let i = lo;
+      let j = mid;
+      let o = lo;
+      while (i < mid && j < hi) {
+        const x = src[i];
+        const y = src[j];
+        // y first only when strictly before x: equal keys keep the lower unit, which sits first in each run.
+        if (sign * key[y] < sign * key[x] || (key[y] === key[x] && y < x)) {
+          dst[o++] = y;
+          j++;
+        } else {
+          dst[o++] = x;
+          i++;
+        }
+      }
+      while (i < mid) dst[o++] = src[i++];
+      while (j < hi) dst[o++] = src[j++];
+    }
+    const t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src !== a) a.set(src.subarray(0, n));
+}
+
+function insertionSort(a: Int32Array, lo: number, hi: number, key: Float64Array, sign: 1 | -1): void {
+  for (let i = lo + 1; i < hi; i++) {
+    const x = a[i];
+    const kx = sign * key[x];
+    let j = i - 1;
+    while (j >= lo) {
+      const y = a[j];
+      const ky = sign * key[y];
+      if (!(kx < ky || (kx === ky && x < y))) break;
+      a[j + 1] = y;
+      j--;
+    }
+    a[j + 1] = x;
   }
 }
 
