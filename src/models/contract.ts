@@ -60,6 +60,13 @@ export interface FitContext {
    * absent, every member grows here. The result never depends on where a member grew.
    */
   readonly members?: MemberSpread;
+  /**
+   * The fitted state only predicts and is then dropped (a cross-validation fold): the fit may
+   * skip what only the saved artifact or explain() reads, provided predictions do not change
+   * and explain() still gives the same answer on the state (the tree's pruning path is
+   * recomputed there when absent, prune.ts pruningPathOf).
+   */
+  readonly scoreOnly?: boolean;
 }
 
 /**

@@ -54,8 +54,9 @@ export interface ValidationRun {
   heldOut: { pipeline: FittedPipeline; seconds: number; trainRows: Int32Array } | null;
 }
 
-export function fitOn(spec: ResolvedSpec, data: { X: Frame; target: Target | null }, rng: Rng, hooks: Hooks, onProgress: (f: number) => void): FittedPipeline {
-  const ctx: FitContext = { rng, progress: onProgress, signal: hooks.signal, ...(hooks.members ? { members: hooks.members } : {}) };
+/** `scoreOnly`: the pipeline only predicts and is then dropped (FitContext.scoreOnly). */
+export function fitOn(spec: ResolvedSpec, data: { X: Frame; target: Target | null }, rng: Rng, hooks: Hooks, onProgress: (f: number) => void, scoreOnly = false): FittedPipeline {
+  const ctx: FitContext = { rng, progress: onProgress, signal: hooks.signal, ...(hooks.members ? { members: hooks.members } : {}), ...(scoreOnly ? { scoreOnly } : {}) };
   return fitPipeline(spec.algorithm, spec.params, spec.steps, { X: data.X, target: data.target }, ctx, { autoScale: spec.autoScale });
 }
 
@@ -129,13 +130,16 @@ function classesOf(data: { target: Target | null }): readonly string[] | null {
   return data.target?.task === "classification" ? data.target.classes : null;
 }
 
-/** Fits and scores one split; `keep` returns the fitted pipeline too (holdout keeps it as the model). */
+/**
+ * Fits and scores one split, returning the fitted pipeline too: holdout keeps it as the model
+ * (runValidation); every other scheme's folds only predict with it, so their fits are scoreOnly.
+ */
 export function runFold(spec: ResolvedSpec, data: LearningData, split: Split, index: number, hooks: Hooks, onProgress: (f: number) => void): FoldOutcome & { pipeline: FittedPipeline } {
   const scoring = scoringOf(spec, classesOf(data));
   const trainPart = subset(data, split.train);
   const testPart = subset(data, split.test);
   const started = performance.now();
-  const pipeline = fitOn(spec, trainPart, fitRng(spec.seed, index), hooks, onProgress);
+  const pipeline = fitOn(spec, trainPart, fitRng(spec.seed, index), hooks, onProgress, spec.validation.method !== "holdout");
   const seconds = (performance.now() - started) / 1000;
   // "rescale" moves the threshold by this fold's own training counts.
   const thresholded: ScoringOptions = { ...scoring, decisionThreshold: spec.decisionThreshold, trainingCounts: classCounts(trainPart.target) ?? undefined };

@@ -339,6 +339,8 @@ export function childArena(parent: Arena, start: number, end: number, b: number,
  */
 export class ArenaBuffers {
   private readonly free = new Map<number, ArrayBuffer[]>();
+  /** The fit's small per-node arrays (SmallArrays). */
+  readonly small = new SmallArrays();
 
   take(bytes: number): ArrayBuffer {
     const size = 2 ** Math.ceil(Math.log2(Math.max(bytes, 64)));
@@ -351,6 +353,31 @@ export class ArenaBuffers {
     else this.free.set(buffer.byteLength, [buffer]);
   }
 }
+
+/**
+ * Small zeroed Float64Arrays for one fit (a split's per-branch statistics, weights, counts),
+ * handed out as views of shared slabs. V8 keeps a typed array of at most 64 bytes on the JS
+ * heap; a larger one (12 class counts are 96) gets a store of its own outside it, about ten
+ * times the cost of a view, and the collector pays again to free it. Slabs are never reused:
+ * a view stays valid (and keeps its slab alive) as long as it is referenced.
+ */
+export class SmallArrays {
+  private slab = new Float64Array(0);
+  private at = 0;
+
+  take(n: number): Float64Array {
+    if (this.at + n > this.slab.length) {
+      this.slab = new Float64Array(Math.max(SLAB, n));
+      this.at = 0;
+    }
+    const view = this.slab.subarray(this.at, this.at + n);
+    this.at += n;
+    return view;
+  }
+}
+
+/** Doubles per slab (32 KB): a few hundred splits' arrays. */
+const SLAB = 4096;
 
 /** One node range of `arena` is done with; the arena's buffer returns to the pool after its last. */
 export function releaseRange(arena: Arena): void {

@@ -9,13 +9,6 @@ import type { ColumnSchema } from "../../data/frame.js";
 import type { Criterion, TreeState } from "./tree-state.js";
 import { LEAF } from "./tree-state.js";
 
-/** What the state keeps of a candidate split (TreeState candFeature, candScore, candThreshold). */
-interface CandidateSummary {
-  readonly feature: number;
-  readonly score: number;
-  readonly threshold: number;
-}
-
 export class TreeBuilder {
   readonly kind: number[] = [];
   readonly rule: (SplitRule | null)[] = [];
@@ -28,11 +21,17 @@ export class TreeBuilder {
   readonly score: number[] = [];
   readonly value: number[] = [];
   /**
-   * Per split node, its attribute candidates as the state keeps them. Not the Candidate
-   * objects: their rules (a categorical one holds its level arrays) would live as long as
-   * the tree, and a large tree's thousands of them made every collection slow.
+   * Per split node, its attribute candidates as the state keeps them (feature, score,
+   * threshold; in feature order): entries [candFrom, candFrom + candCount) of the three flat
+   * lists. Not the Candidate objects: their rules (a categorical one holds its level arrays)
+   * would live as long as the tree, and a large tree's thousands of them made every
+   * collection slow; nor an object per candidate, which the collector also paid for.
    */
-  readonly candidates: (readonly CandidateSummary[] | null)[] = [];
+  private readonly candFrom: number[] = [];
+  private readonly candCount: number[] = [];
+  private readonly candF: number[] = [];
+  private readonly candS: number[] = [];
+  private readonly candT: number[] = [];
   /** A perceptron leaf's model (leaf-model.ts layout), set after pruning; null elsewhere. */
   readonly leafModel: (Float64Array | null)[] = [];
 
@@ -55,7 +54,8 @@ export class TreeBuilder {
     this.impurity.push(impurity);
     this.score.push(NaN);
     for (let k = 0; k < this.width; k++) this.value.push(value[k]);
-    this.candidates.push(null);
+    this.candFrom.push(-1);
+    this.candCount.push(0);
     this.leafModel.push(null);
     return id;
   }
@@ -71,10 +71,23 @@ export class TreeBuilder {
     this.childStart[node] = firstChild;
     this.childCount[node] = chosen.rule.nBranches;
     // An oblique candidate is not an attribute: its score is the split's own; the attribute candidates stay for comparison.
-    this.candidates[node] = candidates
-      .filter((c) => c.feature >= 0)
-      .sort((a, b) => a.feature - b.feature)
-      .map((c) => ({ feature: c.feature, score: c.score, threshold: c.threshold }));
+    let inOrder = true;
+    for (let i = 0, prev = -1; i < candidates.length && inOrder; i++) {
+      const f = candidates[i].feature;
+      if (f < 0) continue;
+      inOrder = f > prev;
+      prev = f;
+    }
+    // The grower judges features in column order unless max_features draws them at random.
+    const list = inOrder ? candidates : [...candidates].sort((a, b) => a.feature - b.feature);
+    this.candFrom[node] = this.candF.length;
+    for (const c of list) {
+      if (c.feature < 0) continue;
+      this.candF.push(c.feature);
+      this.candS.push(c.score);
+      this.candT.push(c.threshold);
+    }
+    this.candCount[node] = this.candF.length - this.candFrom[node];
   }
 
   makeLeaf(node: number): void {
@@ -148,10 +161,10 @@ export class TreeBuilder {
           s.mapOffset[i] = oblique.length;
           for (let j = 0; j < d; j++) oblique.push(rule.weights[j]);
         }
-        for (const c of this.candidates[old] ?? []) {
-          candFeature.push(c.feature);
-          candScore.push(c.score);
-          candThreshold.push(c.threshold);
+        for (let c = this.candFrom[old], e = c + this.candCount[old]; c < e; c++) {
+          candFeature.push(this.candF[c]);
+          candScore.push(this.candS[c]);
+          candThreshold.push(this.candT[c]);
         }
       }
       s.candOffset[i + 1] = candFeature.length;

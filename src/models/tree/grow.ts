@@ -218,7 +218,8 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
     const outcome = splitRange(item.range, best.rule, cols, tt, needsRows, lists && { freshenAll: () => lists.freshenAll(item, stack) });
     const childStats = outcome.children.map((_, b) => ({ s: outcome.stats[b], w: outcome.weights[b] }));
     const parentValue = builder.valueOf(node);
-    const childValues = childStats.map((c) => (c.w > 0 ? Array.from(valueOf(c.s)) : parentValue));
+    // builder.add copies a value: a child's own statistics can be handed over as they are.
+    const childValues = childStats.map((c) => (c.w > 0 ? valueOf(c.s) : parentValue));
     let childVal: (ValRows | null)[] = outcome.children.map(() => null);
     if (item.val) {
       childVal = routeValidation(item.val, best, outcome.fractions);

@@ -38,6 +38,17 @@ export function impurityOf(kind: ImpurityKind, stats: Float64Array, off: number,
   return variance(stats, off);
 }
 
+/** intrinsicValue of two branches, without an array for them: the same operations in the same order. */
+export function intrinsicValue2(a: number, b: number, total: number): number {
+  if (!(total > 0)) return 0;
+  let iv = 0;
+  const ra = a / total;
+  if (ra > 0) iv -= ra * Math.log2(ra);
+  const rb = b / total;
+  if (rb > 0) iv -= rb * Math.log2(rb);
+  return iv;
+}
+
 /** Split information −Σ r log2 r of branch weights (C4.5's intrinsic value). */
 export function intrinsicValue(weights: ArrayLike<number>, count: number, total: number): number {
   if (!(total > 0)) return 0;

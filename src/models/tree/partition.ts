@@ -43,10 +43,12 @@ export function splitRange(range: NodeRange, rule: SplitRule, cols: TreeColumns,
   const nb = rule.nBranches;
   const { rows, w, members, mark, side, share } = arena;
   const S = target.S;
-  const branchW = new Float64Array(nb);
-  const branchN = new Int32Array(nb);
-  const branchC = new Float64Array(nb);
-  const bstats = new Float64Array(nb * S);
+  const small = arena.buffers.small;
+  const branchW = small.take(nb);
+  /** Slots per branch (whole numbers). */
+  const branchN = small.take(nb);
+  const branchC = small.take(nb);
+  const bstats = small.take(nb * S);
   let missing = 0;
   if (rule.kind === THRESHOLD) missing = thresholdBranches(range, rule, S, branchW, branchN, branchC, bstats);
   else {
@@ -66,11 +68,12 @@ export function splitRange(range: NodeRange, rule: SplitRule, cols: TreeColumns,
   }
   let known = 0;
   for (let b = 0; b < nb; b++) known += branchW[b];
-  const fractions = new Float64Array(nb);
+  const fractions = small.take(nb);
   for (let b = 0; b < nb; b++) fractions[b] = known > 0 ? branchW[b] / known : 0;
   if (missing === 0) {
-    const stats = Array.from({ length: nb }, (_, b) => bstats.slice(b * S, (b + 1) * S));
-    const counts = arena.wholeRows ? Float64Array.from(branchN) : branchC;
+    const stats: Float64Array[] = [];
+    for (let b = 0; b < nb; b++) stats.push(bstats.subarray(b * S, (b + 1) * S));
+    const counts = arena.wholeRows ? branchN : branchC;
     let partition = false;
     for (let b = 0; b < nb && !partition; b++) partition = needsRows(counts[b], stats[b], branchW[b]);
     const children = partition ? partitionInPlace(range, branchN, !lazy) : rangesOnly(range, branchN);
@@ -87,7 +90,7 @@ export function splitRange(range: NodeRange, rule: SplitRule, cols: TreeColumns,
  * but the weight. Sums run slot by slot in list order, as a pass over the whole list would.
  * Returns the count of missing values (marked -1; `mark` is written only then, for copyWithMissing).
  */
-function thresholdBranches(range: NodeRange, rule: SplitRule, S: number, branchW: Float64Array, branchN: Int32Array, branchC: Float64Array, bstats: Float64Array): number {
+function thresholdBranches(range: NodeRange, rule: SplitRule, S: number, branchW: Float64Array, branchN: Float64Array, branchC: Float64Array, bstats: Float64Array): number {
   const { arena, start, end } = range;
   const { w, mark, side, share, wholeRows } = arena;
   const list = arena.sorted[rule.feature] as Int32Array;
@@ -146,7 +149,7 @@ function addStats(out: Float64Array, off: number, arena: Arena, s: number, wi: n
 }
 
 /** Children's ranges without moving anything: only for children that become leaves at once. */
-function rangesOnly(range: NodeRange, branchN: Int32Array): NodeRange[] {
+function rangesOnly(range: NodeRange, branchN: Float64Array): NodeRange[] {
   const children: NodeRange[] = [];
   let at = range.start;
   for (let b = 0; b < branchN.length; b++) {
@@ -156,7 +159,7 @@ function rangesOnly(range: NodeRange, branchN: Int32Array): NodeRange[] {
   return children;
 }
 
-function partitionInPlace(range: NodeRange, branchN: Int32Array, lists: boolean): NodeRange[] {
+function partitionInPlace(range: NodeRange, branchN: Float64Array, lists: boolean): NodeRange[] {
   const { arena, start, end } = range;
   const children = rangesOnly(range, branchN);
   partitionList(arena.members, start, end, arena, branchN);
@@ -176,19 +179,14 @@ function partitionSorted(
   start: number,
   end: number,
   arena: Arena,
-  branchN: Int32Array,
+  branchN: Float64Array,
 ): void {
   const { mark, side, tmp } = arena;
   if (branchN.length === 2) return partitionSortedTwoWay(list, values, cls, tgt, start, end, side, tmp);
   const tmpV = scratchValues(end - start);
   const tmpT = scratchTargets(end - start);
   const tmpC = scratchClasses(end - start);
-  const pos = new Int32Array(branchN.length);
-  let at = 0;
-  for (let b = 0; b < branchN.length; b++) {
-    pos[b] = at;
-    at += branchN[b];
-  }
+  const pos = branchStarts(branchN);
   for (let i = start; i < end; i++) {
     const s = list[i];
     const p = pos[mark[s]]++;
@@ -198,10 +196,24 @@ function partitionSorted(
     if (tgt) tmpT[p] = tgt[i];
   }
   const n = end - start;
-  list.set(tmp.subarray(0, n), start);
-  values.set(tmpV.subarray(0, n), start);
-  if (cls) cls.set(tmpC.subarray(0, n), start);
-  if (tgt) tgt.set(tmpT.subarray(0, n), start);
+  for (let i = 0; i < n; i++) list[start + i] = tmp[i];
+  for (let i = 0; i < n; i++) values[start + i] = tmpV[i];
+  if (cls) for (let i = 0; i < n; i++) cls[start + i] = tmpC[i];
+  if (tgt) for (let i = 0; i < n; i++) tgt[start + i] = tmpT[i];
+}
+
+/** Where each branch's slots begin in a multiway partition's scratch (reused: one per list of every such split). */
+let posScratch = new Int32Array(64);
+function branchStarts(branchN: Float64Array): Int32Array {
+  const nb = branchN.length;
+  if (posScratch.length < nb) posScratch = new Int32Array(Math.max(nb, 2 * posScratch.length));
+  const pos = posScratch;
+  let at = 0;
+  for (let b = 0; b < nb; b++) {
+    pos[b] = at;
+    at += branchN[b];
+  }
+  return pos;
 }
 
 /**
@@ -249,10 +261,10 @@ export function partitionSortedTwoWay(list: Int32Array, values: Float64Array, cl
       r += b;
     }
   }
-  list.set(tmp.subarray(0, r), l);
-  values.set(tmpV.subarray(0, r), l);
-  if (cls) cls.set(tmpC.subarray(0, r), l);
-  if (tgt) tgt.set(tmpT.subarray(0, r), l);
+  for (let i = 0; i < r; i++) list[l + i] = tmp[i];
+  for (let i = 0; i < r; i++) values[l + i] = tmpV[i];
+  if (cls) for (let i = 0; i < r; i++) cls[l + i] = tmpC[i];
+  if (tgt) for (let i = 0; i < r; i++) tgt[l + i] = tmpT[i];
 }
 
 let targetScratch = new Float64Array(1024);
@@ -273,7 +285,7 @@ export function scratchValues(n: number): Float64Array {
   return valueScratch;
 }
 
-function partitionList(list: Int32Array, start: number, end: number, arena: Arena, branchN: Int32Array): void {
+function partitionList(list: Int32Array, start: number, end: number, arena: Arena, branchN: Float64Array): void {
   const { mark, side, tmp } = arena;
   if (branchN.length === 2) {
     // Lefts are compacted forward in place (the write index never passes the read index), rights wait in tmp.
@@ -287,20 +299,15 @@ function partitionList(list: Int32Array, start: number, end: number, arena: Aren
       l += 1 - b;
       r += b;
     }
-    list.set(tmp.subarray(0, r), l);
+    for (let i = 0; i < r; i++) list[l + i] = tmp[i];
     return;
   }
-  const pos = new Int32Array(branchN.length);
-  let at = 0;
-  for (let b = 0; b < branchN.length; b++) {
-    pos[b] = at;
-    at += branchN[b];
-  }
+  const pos = branchStarts(branchN);
   for (let i = start; i < end; i++) {
     const s = list[i];
     tmp[pos[mark[s]]++] = s;
   }
-  list.set(tmp.subarray(0, end - start), start);
+  for (let i = 0, n = end - start; i < n; i++) list[start + i] = tmp[i];
 }
 
 /**
@@ -314,10 +321,12 @@ function copyWithMissing(range: NodeRange, fractions: Float64Array, target: Tree
   const { w, members, mark, share } = arena;
   const nb = fractions.length;
   const S = target.S;
-  const stats = Array.from({ length: nb }, () => new Float64Array(S));
-  const weights = new Float64Array(nb);
-  const counts = new Float64Array(nb);
-  const sizes = new Int32Array(nb);
+  const small = arena.buffers.small;
+  const stats: Float64Array[] = [];
+  for (let b = 0; b < nb; b++) stats.push(small.take(S));
+  const weights = small.take(nb);
+  const counts = small.take(nb);
+  const sizes = small.take(nb);
   for (let i = start; i < end; i++) {
     const s = members[i];
     const b = mark[s];

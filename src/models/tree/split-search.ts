@@ -21,13 +21,15 @@
  */
 import type { Arena, NodeRange, SplitRule, TreeTarget } from "./arena.js";
 import type { ImpurityKind } from "./impurity.js";
-import { impurityOf, intrinsicValue, xlogx as xlogxImported } from "./impurity.js";
+import { impurityOf, intrinsicValue, intrinsicValue2, xlogx as xlogxImported } from "./impurity.js";
 import type { TreeColumns } from "./tree-columns.js";
 import type { Criterion } from "./tree-state.js";
 import { CATEGORICAL, THRESHOLD } from "./tree-state.js";
 
 // Module-local copy: some loaders (tsx) turn imported bindings into getter calls, which the entropy scan would pay four times per slot.
 const xlogx = xlogxImported;
+const THRESHOLD_KIND: typeof THRESHOLD = THRESHOLD;
+const CATEGORICAL_KIND: typeof CATEGORICAL = CATEGORICAL;
 
 export interface Candidate {
   readonly feature: number;
@@ -71,8 +73,11 @@ export class SplitSearch {
   private readonly levelStats: Float64Array;
   private readonly levelW: Float64Array;
   private readonly levelN: Int32Array;
-  /** The levels present at the node, in the order first seen. */
+  /** The levels present at the node, in the order first seen (then sorted in place). */
   private readonly seen: Int32Array;
+  /** The units of the feature being judged (pool), in level order and then, for a binary cut, sorted by unitKey. */
+  private readonly unitBuf: Int32Array;
+  private readonly sortTmp: Int32Array;
   /** Levels folded into the pooled unit at this node (max_categories_per_split). */
   private readonly pooled: Uint8Array;
   /** Index of the pooled unit in the per-level arrays: one past the widest column's levels. */
@@ -107,6 +112,8 @@ export class SplitSearch {
     this.levelW = new Float64Array(maxLevels + 1);
     this.levelN = new Int32Array(maxLevels + 1);
     this.seen = new Int32Array(maxLevels);
+    this.unitBuf = new Int32Array(maxLevels + 1);
+    this.sortTmp = new Int32Array(maxLevels + 1);
     this.pooled = new Uint8Array(maxLevels);
     this.unitKey = new Float64Array(maxLevels + 1);
     this.pcMean = new Float64Array(this.S);
@@ -136,12 +143,10 @@ export class SplitSearch {
     return impurityOf(this.impurity, stats, off, this.target.K, total);
   }
 
-  private finish(f: number, delta: number, rho: number, iv: number, nodeImpurity: number, rule: SplitRule, threshold: number): Candidate {
-    const gain = rho * Math.max(0, delta);
-    const ratio = iv > 0 ? gain / iv : 0;
+  /** The criterion's score of a split with this gain and ratio (Candidate.score). */
+  private scoreOf(gain: number, ratio: number, nodeImpurity: number): number {
     const c = this.opts.criterion;
-    const score = c === "info_gain" ? gain : c === "gain_ratio" ? ratio : nodeImpurity - gain;
-    return { feature: f, gain, score, ratio, threshold, rule };
+    return c === "info_gain" ? gain : c === "gain_ratio" ? ratio : nodeImpurity - gain;
   }
 
   private numeric(range: NodeRange, f: number, nodeStats: Float64Array, nodeW: number, nodeImpurity: number): Candidate | null {
@@ -183,8 +188,10 @@ export class SplitSearch {
     const v = values[at];
     const vNext = values[at + 1];
     const threshold = midpoint(v, vNext);
-    const rule: SplitRule = { kind: THRESHOLD, feature: f, threshold, nBranches: 2, levelMap: null, weights: null };
-    return this.finish(f, delta, Wt / nodeW, intrinsicValue([WL, WR], 2, Wt), nodeImpurity, rule, threshold);
+    const gain = (Wt / nodeW) * Math.max(0, delta);
+    const iv = intrinsicValue2(WL, WR, Wt);
+    const ratio = iv > 0 ? gain / iv : 0;
+    return new ThresholdCandidate(f, gain, this.scoreOf(gain, ratio, nodeImpurity), ratio, threshold);
   }
 
   /** Position of the best cut (last slot of the left side) or -1; leaves its left statistics in bestLeft. */
@@ -407,18 +414,19 @@ export class SplitSearch {
         }
       }
     }
-    const present = seen.subarray(0, np).sort();
+    this.levelOrder(np, this.cols.nLevels[f]);
     try {
       for (let k = 0; k < S; k++) tot[k] = nodeStats[k] - miss[k];
       const Wt = missW > 0 ? nodeW - missW : nodeW;
       if (!(Wt > 0) || np < 2) return null;
-      const units = this.pool(f, present);
+      const U = this.pool(np);
       const rho = Wt / nodeW;
       const impT = this.imp(tot, 0, Wt);
-      if (this.opts.categoricalSplit === "multiway") return this.multiway(f, present, units, Wt, impT, rho, nodeImpurity);
-      return this.binaryCategorical(f, present, units, Wt, impT, rho, nodeImpurity);
+      if (this.opts.categoricalSplit === "multiway") return this.multiway(f, np, U, Wt, impT, rho, nodeImpurity);
+      return this.binaryCategorical(f, np, U, Wt, impT, rho, nodeImpurity);
     } finally {
-      for (const l of present) {
+      for (let i = 0; i < np; i++) {
+        const l = seen[i];
         levelStats.fill(0, l * S, l * S + S);
         levelW[l] = 0;
         levelN[l] = 0;
@@ -432,29 +440,55 @@ export class SplitSearch {
   }
 
   /**
-   * The units a split tells apart: every present level, or (more than
-   * maxCategories present) the maxCategories heaviest at this node — ties to the
-   * lower level — and one pooled unit (index poolSlot, after every level) holding the rest.
-   * Returned in level order, the pool last.
+   * Sorts the np levels in `seen` (each present at the node) ascending, in place: by
+   * insertion when few, by a pass over the column's L levels when most are present
+   * (levelN marks them), by the typed sort otherwise. The same order every way.
    */
-  private pool(f: number, present: Int32Array): number[] {
+  private levelOrder(np: number, L: number): void {
+    const seen = this.seen;
+    if (np <= SMALL_SORT) {
+      for (let i = 1; i < np; i++) {
+        const x = seen[i];
+        let j = i - 1;
+        while (j >= 0 && seen[j] > x) {
+          seen[j + 1] = seen[j];
+          j--;
+        }
+        seen[j + 1] = x;
+      }
+    } else if (4 * np >= L) {
+      const { levelN } = this;
+      for (let l = 0, i = 0; i < np; l++) if (levelN[l] > 0) seen[i++] = l;
+    } else seen.subarray(0, np).sort();
+  }
+
+  /**
+   * The units a split tells apart, written to unitBuf (their count returned): every
+   * present level, or (more than maxCategories present) the maxCategories heaviest at
+   * this node — ties to the lower level — and one pooled unit (index poolSlot, after
+   * every level) holding the rest. In level order, the pool last.
+   */
+  private pool(np: number): number {
     const cap = this.opts.maxCategories;
-    if (cap === null || present.length <= cap) return Array.from(present);
+    const { unitBuf: units, seen: present } = this;
+    for (let i = 0; i < np; i++) units[i] = present[i];
+    if (cap === null || np <= cap) return np;
     const { levelStats, levelW, levelN, pooled } = this;
     const S = this.S;
     const P = this.poolSlot;
-    const byWeight = Array.from(present).sort((a, b) => levelW[b] - levelW[a] || a - b);
-    for (let j = cap; j < byWeight.length; j++) {
-      const l = byWeight[j];
+    // Heaviest first, ties to the lower level; the pool sums the rest in that order.
+    sortUnits(units, np, levelW, -1, this.sortTmp);
+    for (let j = cap; j < np; j++) {
+      const l = units[j];
       pooled[l] = 1;
       for (let k = 0; k < S; k++) levelStats[P * S + k] += levelStats[l * S + k];
       levelW[P] += levelW[l];
       levelN[P] += levelN[l];
     }
-    const units: number[] = [];
-    for (const l of present) if (!pooled[l]) units.push(l);
-    units.push(P);
-    return units;
+    let U = 0;
+    for (let i = 0; i < np; i++) if (!pooled[present[i]]) units[U++] = present[i];
+    units[U++] = P;
+    return U;
   }
 
   /**
@@ -462,34 +496,26 @@ export class SplitSearch {
    * levels absent from the node share one empty branch (a leaf with the parent's
    * class distribution, seed 001's case 3), each placed at its first level.
    */
-  private multiway(f: number, present: Int32Array, units: number[], Wt: number, impT: number, rho: number, nodeImpurity: number): Candidate | null {
+  private multiway(f: number, np: number, U: number, Wt: number, impT: number, rho: number, nodeImpurity: number): Candidate | null {
     const S = this.S;
-    const { levelStats, levelW, levelN, pooled } = this;
+    const { levelStats, levelW, levelN, pooled, unitBuf: units, unitKey: unitW, seen: present } = this;
     const msl = this.opts.minSamplesLeaf;
     let after = 0;
-    const unitW: number[] = [];
-    for (const u of units) {
+    for (let j = 0; j < U; j++) {
+      const u = units[j];
       if (levelN[u] < msl) return null;
       after += (levelW[u] / Wt) * this.imp(levelStats, u * S, levelW[u]);
-      unitW.push(levelW[u]);
+      unitW[j] = levelW[u];
     }
     const L = this.cols.nLevels[f];
-    const levels = present.slice();
-    const inPool = new Uint8Array(levels.length);
-    for (let i = 0; i < levels.length; i++) inPool[i] = pooled[levels[i]];
-    const nb = units.length + (levels.length < L ? 1 : 0);
-    const rule = lazyCategoricalRule(f, nb, () => {
-      const levelMap = new Int32Array(L);
-      let b = 0;
-      let poolBranch = -1;
-      let emptyBranch = -1;
-      for (let l = 0, i = 0; l < L; l++) {
-        if (i < levels.length && levels[i] === l) levelMap[l] = inPool[i++] ? (poolBranch >= 0 ? poolBranch : (poolBranch = b++)) : b++;
-        else levelMap[l] = emptyBranch >= 0 ? emptyBranch : (emptyBranch = b++);
-      }
-      return levelMap;
-    });
-    return this.finish(f, impT - after, rho, intrinsicValue(unitW, unitW.length, Wt), nodeImpurity, rule, NaN);
+    // Each present level with its pooled flag, for the level map if this split is chosen.
+    const levels: number[] = [];
+    for (let i = 0; i < np; i++) levels.push(2 * present[i] + pooled[present[i]]);
+    const nb = U + (np < L ? 1 : 0);
+    const gain = rho * Math.max(0, impT - after);
+    const iv = intrinsicValue(unitW, U, Wt);
+    const ratio = iv > 0 ? gain / iv : 0;
+    return new CategoricalCandidate(f, gain, this.scoreOf(gain, ratio, nodeImpurity), ratio, nb, L, levels, true);
   }
 
   /**
@@ -498,22 +524,26 @@ export class SplitSearch {
    * principal component of the class proportions otherwise (Coppersmith, Hong and
    * Hosking 1999). Ties in the order go to the lower level; between cuts, to the first.
    */
-  private binaryCategorical(f: number, present: Int32Array, units: number[], Wt: number, impT: number, rho: number, nodeImpurity: number): Candidate | null {
+  private binaryCategorical(f: number, np: number, U: number, Wt: number, impT: number, rho: number, nodeImpurity: number): Candidate | null {
     const S = this.S;
-    const { levelStats, levelW, levelN, tot, left, right, pooled, unitKey } = this;
+    const { levelStats, levelW, levelN, tot, left, right, pooled, unitKey, unitBuf: order, seen: present } = this;
     const msl = this.opts.minSamplesLeaf;
     if (this.target.K === 0 || this.target.K === 2) {
-      for (const u of units) unitKey[u] = levelW[u] > 0 ? levelStats[u * S + 1] / levelW[u] : 0;
-    } else this.principalScores(units, Wt);
-    const order = units.sort((a, b) => unitKey[a] - unitKey[b] || a - b);
+      for (let j = 0; j < U; j++) {
+        const u = order[j];
+        unitKey[u] = levelW[u] > 0 ? levelStats[u * S + 1] / levelW[u] : 0;
+      }
+    } else this.principalScores(order, U, Wt);
+    // By key, ties to the lower unit: a strict total order, so any sort gives this one.
+    sortUnits(order, U, unitKey, 1, this.sortTmp);
     let totalN = 0;
-    for (const u of order) totalN += levelN[u];
+    for (let j = 0; j < U; j++) totalN += levelN[order[j]];
     let bestDelta = -Infinity;
     let bestCut = -1;
     let nL = 0;
     left.fill(0);
     let WL = 0;
-    for (let j = 0; j < order.length - 1; j++) {
+    for (let j = 0; j < U - 1; j++) {
       const u = order[j];
       for (let k = 0; k < S; k++) left[k] += levelStats[u * S + k];
       WL += levelW[u];
@@ -532,20 +562,18 @@ export class SplitSearch {
     const P = this.poolSlot;
     let WLbest = 0;
     // unitKey is done with: it now holds each unit's side.
-    order.forEach((u, j) => {
+    for (let j = 0; j < U; j++) {
+      const u = order[j];
       unitKey[u] = j <= bestCut ? 0 : 1;
       if (j <= bestCut) WLbest += levelW[u];
-    });
-    const levels = present.slice();
-    const sides = new Uint8Array(levels.length);
-    for (let i = 0; i < levels.length; i++) sides[i] = unitKey[pooled[levels[i]] ? P : levels[i]];
-    const L = this.cols.nLevels[f];
-    const rule = lazyCategoricalRule(f, 2, () => {
-      const levelMap = new Int32Array(L).fill(-1); // levels this node never saw: routed like a missing value
-      for (let i = 0; i < levels.length; i++) levelMap[levels[i]] = sides[i];
-      return levelMap;
-    });
-    return this.finish(f, bestDelta, rho, intrinsicValue([WLbest, Wt - WLbest], 2, Wt), nodeImpurity, rule, NaN);
+    }
+    // Each present level with its side, for the level map if this split is chosen.
+    const levels: number[] = [];
+    for (let i = 0; i < np; i++) levels.push(2 * present[i] + unitKey[pooled[present[i]] ? P : present[i]]);
+    const gain = rho * Math.max(0, bestDelta);
+    const iv = intrinsicValue2(WLbest, Wt - WLbest, Wt);
+    const ratio = iv > 0 ? gain / iv : 0;
+    return new CategoricalCandidate(f, gain, this.scoreOf(gain, ratio, nodeImpurity), ratio, 2, this.cols.nLevels[f], levels, false);
   }
 
   /**
@@ -555,9 +583,8 @@ export class SplitSearch {
    * applied without forming it (O(units · K) per step) beyond — started from the unit
    * furthest (weight × squared distance) from the mean, so the result is deterministic.
    */
-  private principalScores(units: number[], Wt: number): void {
+  private principalScores(units: Int32Array, U: number, Wt: number): void {
     const K = this.S;
-    const U = units.length;
     const { levelStats, levelW, tot, unitKey, pcMean: mean, pcV: v, pcY: y } = this;
     if (U === 2) {
       unitKey[units[0]] = 0; // one cut whatever the order
@@ -585,7 +612,7 @@ export class SplitSearch {
       }
     }
     if (start < 0) {
-      for (const u of units) unitKey[u] = 0; // every unit has the node's proportions
+      for (let j = 0; j < U; j++) unitKey[units[j]] = 0; // every unit has the node's proportions
       return;
     }
     for (let k = 0; k < K; k++) v[k] = D[start * K + k];
@@ -634,34 +661,147 @@ export class SplitSearch {
   }
 }
 
+/** Up to this many entries, sortUnits and levelOrder sort by insertion. */
+const SMALL_SORT = 24;
+
+/**
+ * Sorts a[0..n) by sign × key[unit] ascending, ties to the lower unit — the order of
+ * `sort((x, y) => sign * (key[x] - key[y]) || x - y)` for finite keys, without a comparator
+ * call per comparison: insertion below SMALL_SORT, else a stable merge sort through `tmp`.
+ */
+function sortUnits(a: Int32Array, n: number, key: Float64Array, sign: 1 | -1, tmp: Int32Array): void {
+  if (n <= SMALL_SORT) {
+    insertionSort(a, 0, n, key, sign);
+    return;
+  }
+  for (let lo = 0; lo < n; lo += SMALL_SORT) insertionSort(a, lo, Math.min(n, lo + SMALL_SORT), key, sign);
+  let src = a;
+  let dst = tmp;
+  for (let width = SMALL_SORT; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(n, lo + width);
+      const hi = Math.min(n, lo + 2 * width);
+      let i = lo;
+      let j = mid;
+      let o = lo;
+      while (i < mid && j < hi) {
+        const x = src[i];
+        const y = src[j];
+        // y first only when strictly before x: equal keys keep the lower unit, which sits first in each run.
+        if (sign * key[y] < sign * key[x] || (key[y] === key[x] && y < x)) {
+          dst[o++] = y;
+          j++;
+        } else {
+          dst[o++] = x;
+          i++;
+        }
+      }
+      while (i < mid) dst[o++] = src[i++];
+      while (j < hi) dst[o++] = src[j++];
+    }
+    const t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src !== a) a.set(src.subarray(0, n));
+}
+
+function insertionSort(a: Int32Array, lo: number, hi: number, key: Float64Array, sign: 1 | -1): void {
+  for (let i = lo + 1; i < hi; i++) {
+    const x = a[i];
+    const kx = sign * key[x];
+    let j = i - 1;
+    while (j >= lo) {
+      const y = a[j];
+      const ky = sign * key[y];
+      if (!(kx < ky || (kx === ky && x < y))) break;
+      a[j + 1] = y;
+      j--;
+    }
+    a[j + 1] = x;
+  }
+}
+
 /** Classes up to which the K × K covariance is formed for the principal component (32 KB). */
 const COVARIANCE_MAX_CLASSES = 64;
 
-/**
- * A categorical rule whose level map (one entry per level of the column) is built
- * only when read: every node evaluates each categorical feature, one split is kept,
- * and a map per candidate would cost nodes × features × levels.
+/*
+ * Candidates are their own rules: one object per candidate of every feature at every node
+ * (the collector's main diet), not a candidate, a rule and a closure. A chosen candidate's
+ * rule lives as long as the tree; the others die with the node's expansion.
  */
-function lazyCategoricalRule(feature: number, nBranches: number, build: () => Int32Array): SplitRule {
-  return new LazyCategoricalRule(feature, nBranches, build);
+
+/** A numeric feature's cut at a threshold. */
+class ThresholdCandidate implements Candidate, SplitRule {
+  readonly kind = THRESHOLD_KIND;
+  readonly nBranches = 2;
+  readonly levelMap = null;
+  readonly weights = null;
+
+  constructor(
+    readonly feature: number,
+    readonly gain: number,
+    readonly score: number,
+    readonly ratio: number,
+    readonly threshold: number,
+  ) {}
+
+  get rule(): SplitRule {
+    return this;
+  }
 }
 
-// A class, not an object literal with a getter: one per categorical candidate of every node, and the literal cost more to make.
-class LazyCategoricalRule implements SplitRule {
-  readonly kind = CATEGORICAL;
+/**
+ * A categorical split whose level map (one entry per level of the column) is built only
+ * when read: every node evaluates each categorical feature, one split is kept, and a map
+ * per candidate would cost nodes × features × levels. `levels` holds each level present at
+ * the node as 2 × level + flag: its side of a binary cut, or (multiway) whether it is pooled
+ * (a plain array: a typed one of more than 16 entries would get its own store outside the heap, arena.ts SmallArrays).
+ */
+class CategoricalCandidate implements Candidate, SplitRule {
+  readonly kind = CATEGORICAL_KIND;
   readonly threshold = NaN;
   readonly weights = null;
   private map: Int32Array | null = null;
 
   constructor(
     readonly feature: number,
+    readonly gain: number,
+    readonly score: number,
+    readonly ratio: number,
     readonly nBranches: number,
-    private readonly build: () => Int32Array,
+    private readonly L: number,
+    private readonly levels: readonly number[],
+    private readonly multiway: boolean,
   ) {}
 
+  get rule(): SplitRule {
+    return this;
+  }
+
   get levelMap(): Int32Array {
-    this.map ??= this.build();
+    this.map ??= this.multiway ? this.multiwayMap() : this.binaryMap();
     return this.map;
+  }
+
+  /** One branch per present unpooled level in level order; the pooled levels share one branch, the absent ones another, each placed at its first level. */
+  private multiwayMap(): Int32Array {
+    const { L, levels } = this;
+    const levelMap = new Int32Array(L);
+    let b = 0;
+    let poolBranch = -1;
+    let emptyBranch = -1;
+    for (let l = 0, i = 0; l < L; l++) {
+      if (i < levels.length && levels[i] >> 1 === l) levelMap[l] = levels[i++] & 1 ? (poolBranch >= 0 ? poolBranch : (poolBranch = b++)) : b++;
+      else levelMap[l] = emptyBranch >= 0 ? emptyBranch : (emptyBranch = b++);
+    }
+    return levelMap;
+  }
+
+  private binaryMap(): Int32Array {
+    const levelMap = new Int32Array(this.L).fill(-1); // levels this node never saw: routed like a missing value
+    for (const x of this.levels) levelMap[x >> 1] = x & 1;
+    return levelMap;
   }
 }
 
