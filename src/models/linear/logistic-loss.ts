@@ -11,7 +11,7 @@
 import type { Objective } from "../optim/objective.js";
 import { BLOCK, accumulateWeightedGram, symmetriseLower, addRidge } from "./blocks.js";
 import type { BlockScorer, LinearFeatures } from "./features.js";
-import { createExpBlock, createLogisticTerms } from "./simd-logistic.js";
+import { createLogisticTerms } from "./simd-logistic.js";
 
 interface LossOptions {
   fitIntercept: boolean;
@@ -99,9 +99,6 @@ export function multinomialLoss(features: LinearFeatures, y: Int32Array, classes
   const size = classes * q;
   const total = totalWeight(n, weights);
   const scores = Array.from({ length: classes }, () => new Float64Array(BLOCK));
-  const maxes = new Float64Array(BLOCK);
-  const shifted = new Float64Array(classes * BLOCK);
-  const expBlock = createExpBlock(classes * BLOCK);
 
   const scorers: BlockScorer[] = [];
   /** Binds each class's parameters in x for the softmaxBlock calls that follow. */
@@ -112,22 +109,15 @@ export function multinomialLoss(features: LinearFeatures, y: Int32Array, classes
   /** Scores of the block's rows for every class (parameters bound by bindClasses), then each row's softmax in place; returns Σ w_i·(−log p_{i,y_i}). */
   const softmaxBlock = (order: Int32Array | null, bs: number, len: number): number => {
     for (let k = 0; k < classes; k++) scorers[k](order, bs, len, scores[k]);
-    // s − max of every class and row, then their exps in one call (simd-logistic.ts: Math.exp's doubles).
-    for (let i = 0; i < len; i++) {
-      let max = -Infinity;
-      for (let k = 0; k < classes; k++) if (scores[k][i] > max) max = scores[k][i];
-      maxes[i] = max;
-      for (let k = 0; k < classes; k++) shifted[k * len + i] = scores[k][i] - max;
-    }
-    expBlock(shifted, classes * len, shifted);
     let loss = 0;
     for (let i = 0; i < len; i++) {
       const row = order ? order[bs + i] : bs + i;
-      const max = maxes[i];
+      let max = -Infinity;
+      for (let k = 0; k < classes; k++) if (scores[k][i] > max) max = scores[k][i];
       const sy = scores[y[row]][i];
       let sum = 0;
       for (let k = 0; k < classes; k++) {
-        const e = shifted[k * len + i];
+        const e = Math.exp(scores[k][i] - max);
         scores[k][i] = e;
         sum += e;
       }

@@ -57,10 +57,15 @@ const P = [0x3fc555555555553en, 0xbf66c16c16bebd93n, 0x3f11566aaf25de2cn, 0xbebb
 // fdlibm s_log1p.c
 const LP = [0x3fe5555555555593n, 0x3fd999999997fa04n, 0x3fd2492494229359n, 0x3fcc71c51d8e78afn, 0x3fc7466496cb03den, 0x3fc39a09d078c69fn, 0x3fc2f112df3e5244n].map(hex);
 
-const [A, X, K, HI, LO, RR, T, C, Y, EV] = [6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
-
-/** exp(x) into local EV from a = |x| in A and x = −a in X (fdlibm e_exp.c on both lanes); shared by both entries. */
-function emitExp(emit: (...parts: Code[]) => void): void {
+// Params: 0 s, 1 len, 2 e, 3 l. Locals: 4 i, 5 end (i32); 6 a, 7 x, 8 k, 9 hi, 10 lo, 11 r, 12 t, 13 c, 14 y, 15 ev, 16 f, 17 hfsq, 18 sv, 19 R, 20 cc, 21 high (v128).
+function body(): number[] {
+  const code: number[] = [];
+  const emit = (...parts: Code[]) => parts.forEach((p) => code.push(...p));
+  const [A, X, K, HI, LO, RR, T, C, Y, EV, F, HFSQ, S, R, CC, HIGH, SCORE] = [6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22];
+  const at = (base: number) => [...get(base), ...get(4), ...I32_ADD];
+  emit(get(1), i32c(3), I32_SHL, set(5), i32c(0), set(4));
+  emit(LOOP);
+  emit(at(0), v128Load(0), tee(SCORE), abs([]), tee(A), neg([]), set(X));
   // exp(x), x = −a ≤ 0. k: 0 for a ≤ ln2/2, −1 up to 1.5·ln2, else (int)(x/ln2 − 1/2) (toward zero).
   emit(select(trunc(sub(mul(INV_LN2, get(X)), num(0.5))), select(num(-1), num(0), ge(get(A), highWord(0x3fd62e43))), ge(get(A), highWord(0x3ff0a2b2))), set(K));
   // hi = x − k·ln2_hi, lo = k·ln2_lo, r = hi − lo (for k = 0: r = x, lo = 0, and fdlibm's k = 0 formula equals the general one).
@@ -72,18 +77,6 @@ function emitExp(emit: (...parts: Code[]) => void): void {
   // y = 1 − ((lo − r·c/(2 − c)) − hi), times 2^k; 1 + x below 2^-28.
   emit(sub(num(1), sub(sub(get(LO), div(mul(get(RR), get(C)), sub(num(2), get(C)))), get(HI))), set(Y));
   emit(select(add(num(1), get(X)), mul(get(Y), pow2(get(K))), lt(get(A), highWord(0x3e300000))), set(EV));
-}
-
-// Params: 0 s, 1 len, 2 e, 3 l. Locals: 4 i, 5 end (i32); 6 a, 7 x, 8 k, 9 hi, 10 lo, 11 r, 12 t, 13 c, 14 y, 15 ev, 16 f, 17 hfsq, 18 sv, 19 R, 20 cc, 21 high (v128).
-function body(): number[] {
-  const code: number[] = [];
-  const emit = (...parts: Code[]) => parts.forEach((p) => code.push(...p));
-  const [F, HFSQ, S, R, CC, HIGH, SCORE] = [16, 17, 18, 19, 20, 21, 22];
-  const at = (base: number) => [...get(base), ...get(4), ...I32_ADD];
-  emit(get(1), i32c(3), I32_SHL, set(5), i32c(0), set(4));
-  emit(LOOP);
-  emit(at(0), v128Load(0), tee(SCORE), abs([]), tee(A), neg([]), set(X));
-  emitExp(emit);
   // The probability: (s ≥ 0 ? 1 : e)/(1 + e).
   emit(at(2), div(select(num(1), get(EV), ge(get(SCORE), num(0))), add(num(1), get(EV))), v128Store(0));
   // log1p(e), 0 < e ≤ 1. From e ≥ 0x3fda827a·2^32 (high): u = 1 + e, c = (e − (u − 1))/u, f = u/2 − 1, k = 1; below: f = e, k = 0.
@@ -109,32 +102,7 @@ function body(): number[] {
   return functionBody([[2, I32], [17, V128]], code);
 }
 
-/**
- * exp(x, len, out): out[i] = exp(x[i]) for i < len (rounded up to even) and x[i] ≤ 0 — the
- * softmax's exp(s − max) (logistic-loss.ts). Same locals as expLog1p (the fourth param unused).
- */
-function expBody(): number[] {
-  const code: number[] = [];
-  const emit = (...parts: Code[]) => parts.forEach((p) => code.push(...p));
-  const at = (base: number) => [...get(base), ...get(4), ...I32_ADD];
-  emit(get(1), i32c(3), I32_SHL, set(5), i32c(0), set(4));
-  emit(LOOP);
-  emit(at(0), v128Load(0), abs([]), tee(A), neg([]), set(X));
-  emitExp(emit);
-  emit(at(2), get(EV), v128Store(0));
-  emit(get(4), i32c(16), I32_ADD, tee(4), get(5), I32_LT_U, brIf(0), END);
-  return functionBody([[2, I32], [17, V128]], code);
-}
-
-const MODULE = compileModule(
-  memoryModule(
-    [[0x60, 4, I32, I32, I32, I32, 0]],
-    [
-      { name: "expLog1p", type: 0, body: body() },
-      { name: "exp", type: 0, body: expBody() },
-    ],
-  ),
-);
+const MODULE = compileModule(memoryModule([[0x60, 4, I32, I32, I32, I32, 0]], [{ name: "expLog1p", type: 0, body: body() }]));
 
 /** The range of |s| on which the kernel equals Math.exp and Math.log1p bit for bit (see above). */
 export const EXP_LOG1P_MIN = 1e-4;
@@ -176,35 +144,6 @@ export function createLogisticTerms(rows: number): LogisticTerms {
     for (let i = 0; i < len; i++) {
       const a = Math.abs(s[i]);
       if (!(a >= EXP_LOG1P_MIN && a <= EXP_LOG1P_MAX)) termsOf(s[i], prob, term, i);
-    }
-  };
-}
-
-/**
- * exp(x[i]) into out[i] for i < len, every x[i] ≤ 0 (the softmax's s − max): the kernel, with
- * Math.exp for the values outside its range (|x| < EXP_LOG1P_MIN, including each row's maximum,
- * |x| > EXP_LOG1P_MAX, NaN); Math.exp alone without WebAssembly SIMD. The same doubles as Math.exp.
- * For blocks of up to `size` values; x and out may be the same array.
- */
-export type ExpBlock = (x: Float64Array, len: number, out: Float64Array) => void;
-
-export function createExpBlock(size: number): ExpBlock {
-  const padded = size + 2;
-  const instance = MODULE ? instantiate(MODULE, 2 * 8 * padded) : null;
-  if (!instance) {
-    return (x, len, out) => {
-      for (let i = 0; i < len; i++) out[i] = Math.exp(x[i]);
-    };
-  }
-  const memory = new Float64Array(instance.memory.buffer);
-  const run = instance.exports.exp as (x: number, len: number, out: number, unused: number) => void;
-  return (x, len, out) => {
-    memory.set(x.subarray(0, len), 0);
-    run(0, len, 8 * padded, 0);
-    for (let i = 0; i < len; i++) {
-      const v = x[i];
-      const a = -v;
-      out[i] = a >= EXP_LOG1P_MIN && a <= EXP_LOG1P_MAX ? memory[padded + i] : Math.exp(v);
     }
   };
 }

@@ -2,7 +2,7 @@ import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { createRng } from "../../../src/data/random.js";
 import { BLOCK } from "../../../src/models/linear/blocks.js";
-import { createExpBlock, createLogisticTerms, EXP_LOG1P_MAX, EXP_LOG1P_MIN } from "../../../src/models/linear/simd-logistic.js";
+import { createLogisticTerms, EXP_LOG1P_MAX, EXP_LOG1P_MIN } from "../../../src/models/linear/simd-logistic.js";
 
 /** Doubles next to x (by bit pattern), for the range tests' edges. */
 function around(x: number, steps: number): number[] {
@@ -52,34 +52,6 @@ describe("the logistic loss terms, two rows at a time", () => {
         const wantTerm = (si > 0 ? si : 0) + Math.log1p(e);
         assert.ok(Object.is(prob[i], wantProb), `σ(${si}): ${prob[i]} vs ${wantProb}`);
         assert.ok(Object.is(term[i], wantTerm), `term(${si}): ${term[i]} vs ${wantTerm}`);
-        checked++;
-      }
-    }
-    assert.ok(checked > 100_000);
-  });
-
-  test("the exp-only entry (the softmax's exp(s − max), s − max ≤ 0) equals Math.exp bit for bit, in place, over the range, its edges and beyond", () => {
-    const rng = createRng(23);
-    const size = 12 * BLOCK;
-    const run = createExpBlock(size);
-    const special = [
-      ...[0x3e300000, 0x3fd62e42, 0x3fd62e43, 0x3ff0a2b1, 0x3ff0a2b2].flatMap((h) => around(fromHighWord(h), 3)),
-      ...around(EXP_LOG1P_MIN, 2),
-      ...around(EXP_LOG1P_MAX, 2),
-      0, 1e-300, 5e-5, 708.5, 745, 800, Infinity, NaN,
-    ].map((a) => -a);
-    const x = new Float64Array(size);
-    const out = new Float64Array(size);
-    let checked = 0;
-    for (let round = 0; round < 200; round++) {
-      const len = round === 0 ? special.length : 1 + ((round * 97) % size);
-      for (let i = 0; i < len; i++) x[i] = round === 0 ? special[i] : round % 2 ? -40 * rng.next() : -Math.exp(Math.log(EXP_LOG1P_MIN) + rng.next() * Math.log(EXP_LOG1P_MAX / EXP_LOG1P_MIN));
-      const inPlace = round % 3 === 0;
-      const before = x.slice(0, len);
-      run(x, len, inPlace ? x : out);
-      const got = inPlace ? x : out;
-      for (let i = 0; i < len; i++) {
-        assert.ok(Object.is(got[i], Math.exp(before[i])), `exp(${before[i]}): ${got[i]} vs ${Math.exp(before[i])}`);
         checked++;
       }
     }
