@@ -281,18 +281,27 @@ export function lloyd(X: Rows, n: number, d: number, init: Float64Array, k: numb
         lower[i] -= labels[i] === arg ? max2 : max1;
       }
     }
-    if (sameLabels(labels, old)) {
-      strict = true;
-      break;
-    }
-    if (shift <= options.tol) break;
-    old.set(labels);
+    const end = passEnds(labels, old, shift, options.tol);
+    strict = end === "strict";
+    if (end) break;
   }
   // Like scikit-learn, report the iterations run (the loop's index + 1, capped at max_iter).
   const nIter = Math.min(it + 1, options.maxIter);
   // Labels of the last assignment belong to the centres before the last update unless nothing changed: assign once more (bounded).
   if (!strict) assignPass(false);
   return { centres: C, labels, inertia: sseOf(X, n, d, C, labels), nIter };
+}
+
+/**
+ * scikit-learn's stop rule after a Lloyd pass, shared by both engines: "strict" when no label
+ * changed (the centres are the labels' means, so the labels are final), "tol" when the centres
+ * moved by at most tol; otherwise the labels are kept for the next pass's comparison.
+ */
+function passEnds(labels: Int32Array, old: Int32Array, shift: number, tol: number): "strict" | "tol" | null {
+  if (sameLabels(labels, old)) return "strict";
+  if (shift <= tol) return "tol";
+  old.set(labels);
+  return null;
 }
 
 function sameLabels(a: Int32Array, b: Int32Array): boolean {
@@ -326,12 +335,9 @@ function lloydSimd(kernel: RowDistances, n: number, d: number, init: Float64Arra
     assignSimd(kernel, n, C, k, labels, true, fixed);
     const shift = updateCentres(kernel, n, d, labels, exact, C, k, next, counts, kernel.sums(k));
     [C, next] = [next, C];
-    if (sameLabels(labels, old)) {
-      strict = true;
-      break;
-    }
-    if (shift <= options.tol) break;
-    old.set(labels);
+    const end = passEnds(labels, old, shift, options.tol);
+    strict = end === "strict";
+    if (end) break;
   }
   const nIter = Math.min(it + 1, options.maxIter);
   // As lloyd: the labels of the last centres, and the SSE. With kept rows, a row's label need not be its nearest centre.

@@ -25,6 +25,7 @@ import type { Arena, NodeRange, SortedFrom } from "./arena.js";
 import { buildSorted, isIdentity } from "./arena.js";
 import { partitionSortedTwoWay, scratchClasses, scratchTargets, scratchValues } from "./partition.js";
 import type { TreeColumns } from "./tree-columns.js";
+import { scratchArray } from "./scratch.js";
 
 /** A node as the lists see it: its range, and per numeric feature f its base [base[2f], base[2f + 1]) in its arena (-1: list not built yet). */
 export interface ListNode {
@@ -200,14 +201,6 @@ function scatter(arena: Arena, from: number, to: number, offsets: readonly numbe
 }
 
 /** Segment per slot while lists are distributed. */
-let labelScratch = new Uint8Array(1024);
-function scratchLabels(n: number): Uint8Array {
-  if (labelScratch.length < n) labelScratch = new Uint8Array(Math.max(n, 2 * labelScratch.length));
-  return labelScratch;
-}
+const scratchLabels = scratchArray(Uint8Array);
 
-let slotScratch = new Int32Array(1024);
-function scratchSlots(n: number): Int32Array {
-  if (slotScratch.length < n) slotScratch = new Int32Array(Math.max(n, 2 * slotScratch.length));
-  return slotScratch;
-}
+const scratchSlots = scratchArray(Int32Array);

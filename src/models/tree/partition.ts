@@ -8,6 +8,7 @@ import type { Arena, NodeRange, SplitRule, TreeTarget } from "./arena.js";
 import { branchOf, childArena } from "./arena.js";
 import type { TreeColumns } from "./tree-columns.js";
 import { THRESHOLD } from "./tree-state.js";
+import { scratchArray } from "./scratch.js";
 
 export interface SplitOutcome {
   /** Per branch: its rows, or null for a branch with missing-value copies that becomes a leaf at once (its rows are never built). */
@@ -203,11 +204,10 @@ function partitionSorted(
 }
 
 /** Where each branch's slots begin in a multiway partition's scratch (reused: one per list of every such split). */
-let posScratch = new Int32Array(64);
+const scratchStarts = scratchArray(Int32Array, 64);
 function branchStarts(branchN: Float64Array): Int32Array {
   const nb = branchN.length;
-  if (posScratch.length < nb) posScratch = new Int32Array(Math.max(nb, 2 * posScratch.length));
-  const pos = posScratch;
+  const pos = scratchStarts(nb);
   let at = 0;
   for (let b = 0; b < nb; b++) {
     pos[b] = at;
@@ -267,23 +267,11 @@ export function partitionSortedTwoWay(list: Int32Array, values: Float64Array, cl
   if (tgt) for (let i = 0; i < r; i++) tgt[l + i] = tmpT[i];
 }
 
-let targetScratch = new Float64Array(1024);
-export function scratchTargets(n: number): Float64Array {
-  if (targetScratch.length < n) targetScratch = new Float64Array(Math.max(n, 2 * targetScratch.length));
-  return targetScratch;
-}
+export const scratchTargets = scratchArray(Float64Array);
 
-let classScratch = new Int32Array(1024);
-export function scratchClasses(n: number): Int32Array {
-  if (classScratch.length < n) classScratch = new Int32Array(Math.max(n, 2 * classScratch.length));
-  return classScratch;
-}
+export const scratchClasses = scratchArray(Int32Array);
 
-let valueScratch = new Float64Array(1024);
-export function scratchValues(n: number): Float64Array {
-  if (valueScratch.length < n) valueScratch = new Float64Array(Math.max(n, 2 * valueScratch.length));
-  return valueScratch;
-}
+export const scratchValues = scratchArray(Float64Array);
 
 function partitionList(list: Int32Array, start: number, end: number, arena: Arena, branchN: Float64Array): void {
   const { mark, side, tmp } = arena;
@@ -361,8 +349,4 @@ function copyWithMissing(range: NodeRange, fractions: Float64Array, target: Tree
 }
 
 /** Slot → child slot while one branch is copied; only the node's own slots are written and read. */
-let mapScratch = new Int32Array(1024);
-function scratchMap(n: number): Int32Array {
-  if (mapScratch.length < n) mapScratch = new Int32Array(Math.max(n, 2 * mapScratch.length));
-  return mapScratch;
-}
+const scratchMap = scratchArray(Int32Array);
