@@ -6,7 +6,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { openStore } from "../../src/store/store.js";
-import { schemaUrl, testApp, uploadCsv, waitFor, type TestApp } from "../helpers/app.js";
+import { appStoreLocator, testApp, uploadCsv, waitFor, type TestApp } from "../helpers/app.js";
 
 let t: TestApp;
 
@@ -196,7 +196,7 @@ describe("POST /v1/models/{id}/partial-fit", () => {
 
   test("409 for a model that has not succeeded", async () => {
     // A queued model written straight to the store (no job runs it), so it stays queued.
-    const side = t.schema ? await openStore({ kind: "postgres", url: schemaUrl(t.schema) }) : await openStore({ kind: "sqlite", path: t.dbPath });
+    const side = await openStore(appStoreLocator(t));
     try {
       const spec = { algorithm: "naive_bayes", params: {}, task: "classification", dataset_id: firstDataset, target: "y", features: ["x", "z", "c"], preprocessing: [], validation: { method: "none" }, seed: 0, positive_class: null, name: null };
       const queued = await side.models.insert(spec);

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { openStore, type Store } from "../../src/store/store.js";
 import { predictResponse } from "../../src/server/schemas/models.js";
 import { resolveModelRef, resolveNameVersion } from "../../src/server/model-ref.js";
-import { schemaUrl, testApp, uploadCsv, waitFor, type TestApp } from "../helpers/app.js";
+import { appStoreLocator, testApp, uploadCsv, waitFor, type TestApp } from "../helpers/app.js";
 
 let t: TestApp;
 let dataset: string;
@@ -36,7 +36,7 @@ async function train(name: string | undefined, maxDepth = 2): Promise<{ id: stri
 
 /** The store the app uses, opened beside it (a second writer on the same SQLite file or PostgreSQL schema). */
 async function sideStore(): Promise<Store> {
-  return t.schema ? openStore({ kind: "postgres", url: schemaUrl(t.schema) }) : openStore({ kind: "sqlite", path: t.dbPath });
+  return openStore(appStoreLocator(t));
 }
 
 const predictOne = (ref: string) => inject("POST", `/v1/models/${ref}/predict`, { rows: [{ x: 3, z: 0 }] });

@@ -11,6 +11,7 @@ import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { buildApp, type BuildOptions } from "../../src/server/app.js";
 import type { Config } from "../../src/server/config.js";
+import type { StoreLocator } from "../../src/store/store.js";
 import { openDatabase } from "../../src/store/database.js";
 
 /** The store the API tests run on (scripts/run-tests.mjs runs them once per store). */
@@ -57,6 +58,11 @@ function schemaOf(dir: string): string {
   const schema = freshSchema();
   writeFileSync(file, schema);
   return schema;
+}
+
+/** The store a test app uses, as a locator: to open it beside the app, or to hand to a JobRunner's workers. */
+export function appStoreLocator(t: Pick<TestApp, "dbPath" | "schema">): StoreLocator {
+  return t.schema ? { kind: "postgres", url: schemaUrl(t.schema) } : { kind: "sqlite", path: t.dbPath };
 }
 
 /** A rate no test reaches (XIGUA_RATE_PER_MINUTE for the servers tests start). */

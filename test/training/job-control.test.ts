@@ -10,7 +10,7 @@ import { TrainingPool } from "../../src/training/pool.js";
 import { JobRunner, type JobLogger } from "../../src/training/jobs.js";
 import type { Store } from "../../src/store/store.js";
 import type { WorkerTask } from "../../src/training/worker.js";
-import { testApp, uploadCsv, waitFor, type TestApp } from "../helpers/app.js";
+import { appStoreLocator, testApp, uploadCsv, waitFor, type TestApp } from "../helpers/app.js";
 
 const quiet: JobLogger = { info() {}, warn() {}, error() {} };
 
@@ -76,7 +76,7 @@ test("the time limit counts from the start of each job: three 300 ms jobs under 
     const ds = (await uploadCsv(t.app, "small", numericCsv(50))).id;
     const store: Store = t.app.services.store;
     const hold = new Map<string, number>();
-    const runner = new JobRunner(store, new SleepingPool(hold) as unknown as TrainingPool, { store: { kind: "sqlite", path: t.dbPath }, timeoutMs: 500, memoryMb: 4096, heapMb: 4096 }, quiet);
+    const runner = new JobRunner(store, new SleepingPool(hold) as unknown as TrainingPool, { store: appStoreLocator(t), timeoutMs: 500, memoryMb: 4096, heapMb: 4096 }, quiet);
     const ids: string[] = [];
     for (const ms of [300, 300, 300, 900]) {
       const id = (await store.models.insert(modelSpec(ds, "baseline"))).id;
@@ -98,7 +98,7 @@ test("a cancelled long fit stops within a second on the same thread, and the que
   const t = await testApp({ workers: 1 });
   const pool = new TrainingPool({ workers: 1, maxHeapMb: 1024 });
   // A one-second grace: a fit that ignored its signal would lose its thread to piscina's abort.
-  const runner = new JobRunner(t.app.services.store, pool, { store: { kind: "sqlite", path: t.dbPath }, timeoutMs: 600_000, memoryMb: 4096, heapMb: 1024, killGraceMs: 1000 }, quiet);
+  const runner = new JobRunner(t.app.services.store, pool, { store: appStoreLocator(t), timeoutMs: 600_000, memoryMb: 4096, heapMb: 1024, killGraceMs: 1000 }, quiet);
   try {
     const ds = (await uploadCsv(t.app, "numbers", numericCsv(2000))).id;
     const store: Store = t.app.services.store;

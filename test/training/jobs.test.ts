@@ -5,7 +5,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "../../src/store/store.js";
-import { fixture, testApp, uploadCsv, waitFor } from "../helpers/app.js";
+import { appStoreLocator, fixture, testApp, uploadCsv, waitFor } from "../helpers/app.js";
 
 function bigCsv(n: number): string {
   const lines = Array.from({ length: n }, (_, i) => `${(i * 7919) % 1000},${(i * 104729) % 997},${(i * 31) % 3 === 0 ? "a" : "b"}`);
@@ -65,7 +65,7 @@ test("start-up: jobs left running become failed (interrupted), queued ones run a
   await first.app.close();
 
   // Simulate a process that died with one job running and one queued.
-  const store = await openStore({ kind: "sqlite", path: first.dbPath });
+  const store = await openStore(appStoreLocator(first));
   const spec = { algorithm: "cart", params: {}, task: "classification", dataset_id: ds, target: "好瓜", features: ["纹理", "密度"], preprocessing: [], validation: { method: "none" }, seed: 1, positive_class: "是", name: null };
   const running = await store.models.insert(spec);
   await store.models.markRunning(running.id);
