@@ -10,6 +10,7 @@ import type { Prediction } from "../contract.js";
 import type { TreeColumns } from "./tree-columns.js";
 import { columnsFor } from "./tree-columns.js";
 import { addLeafModelOutput } from "./leaf-model.js";
+import { wasmStops } from "./wasm-walk.js";
 import type { TreeState } from "./tree-state.js";
 import { CATEGORICAL as CATEGORICAL_KIND, LEAF as LEAF_KIND, THRESHOLD as THRESHOLD_KIND, valueWidth } from "./tree-state.js";
 
@@ -100,6 +101,12 @@ function compile(s: TreeState): Compiled {
  */
 let stopScratch = new Int32Array(128);
 
+/**
+ * From this many rows the walk runs in WebAssembly (wasm-walk.ts): below it, copying the
+ * tree's nodes and the rows into its memory costs more than the faster steps save.
+ */
+const WASM_MIN_ROWS = 64;
+
 /** Row-major n × W outputs: probabilities (classification) or values (regression). */
 export function predictValues(s: TreeState, cols: TreeColumns): Float64Array {
   return predictInto(s, cols, null);
@@ -119,6 +126,28 @@ function predictInto(s: TreeState, cols: TreeColumns, labels: Int32Array | null)
   const C = cols.num as Float64Array[];
   if (stopScratch.length < n) stopScratch = new Int32Array(n);
   const stops = stopScratch;
+  if (!(n >= WASM_MIN_ROWS && wasmStops(PF, PI, C, n, stops))) laneStops(PI, PF, C, n, stops);
+  for (let i = 0; i < n; i++) {
+    const node = stops[i];
+    const label = leafLabel[node];
+    if (label >= 0) {
+      const base = node * W;
+      const o = i * W;
+      for (let c = 0; c < W; c++) out[o + c] = leafOut[base + c];
+      if (labels) labels[i] = label;
+    } else {
+      slowWalk(s, cols, node, i, compiledState, out, W);
+      if (labels) labels[i] = argmax(out, i * W, W);
+    }
+  }
+  return out;
+}
+
+/**
+ * The fast path's walk in JavaScript (few rows, or no WebAssembly): each row's stop node into
+ * `stops`, from the root over threshold tests with known values.
+ */
+function laneStops(PI: Int32Array, PF: Float64Array, C: Float64Array[], n: number, stops: Int32Array): void {
   // Four lanes walk side by side (their loads overlap instead of waiting on each other);
   // a lane that reaches its stop takes the next row at once, so no lane idles while the
   // deepest of four rows finishes.
@@ -163,20 +192,6 @@ function predictInto(s: TreeState, cols: TreeColumns, labels: Int32Array | null)
   if (r1 >= 0) finishLane(PI, PF, C, stops, n1, r1);
   if (r2 >= 0) finishLane(PI, PF, C, stops, n2, r2);
   if (r3 >= 0) finishLane(PI, PF, C, stops, n3, r3);
-  for (let i = 0; i < n; i++) {
-    const node = stops[i];
-    const label = leafLabel[node];
-    if (label >= 0) {
-      const base = node * W;
-      const o = i * W;
-      for (let c = 0; c < W; c++) out[o + c] = leafOut[base + c];
-      if (labels) labels[i] = label;
-    } else {
-      slowWalk(s, cols, node, i, compiledState, out, W);
-      if (labels) labels[i] = argmax(out, i * W, W);
-    }
-  }
-  return out;
 }
 
 /** The rest of one lane's walk, from `node` for row r. */
