@@ -16,7 +16,7 @@ import type { TreeState } from "../../../src/models/tree/tree-state.js";
 import { ctx } from "./fixtures.js";
 
 const ROWS = 3000;
-const FEATURES = 30; // blocks of 1,057 rows at this width: three blocks, the last one partial
+const FEATURES = 30;
 
 function data(): { X: Frame; y: Int32Array; value: Float64Array } {
   const rng = createRng(11);
@@ -72,6 +72,8 @@ describe("the WebAssembly walk of batches", () => {
     const regressor = cart.fit({ X: train, target: { task: "regression", y: value.subarray(0, 2000) } }, cart.params.parse({}), ctx());
     assert.ok(classifier.kind.length > 200 && regressor.kind.length > 200);
     assert.ok(Array.from(classifier.kind).includes(2), "the categorical column is tested somewhere");
+    // A block holds 2^18 bytes of the tested columns and the NaN one: with 20 or more tested, the 3,000 rows span several blocks.
+    for (const s of [classifier, regressor]) assert.ok(new Set(s.feature.filter((_, node) => s.kind[node] === 1)).size >= 20);
     sameAsRowByRow(classifier, onThresholds(classifier, X));
     sameAsRowByRow(regressor, onThresholds(regressor, X));
     sameAsRowByRow(classifier, X);
