@@ -4,16 +4,16 @@
  * and stops at a leaf, at a categorical or oblique test, or where its value is missing (NaN);
  * predict.ts takes over from the stop node exactly as after its own walk, so predictions do
  * not change by a bit. What is gained is the cost of one step: in JavaScript, C[f][i] loads
- * the column's object, its length and its data pointer on every step; here a step is three
- * loads (the node's column offset, the value, the threshold and left child beside it), with
- * eight rows in flight (JavaScript ran out of registers beyond four).
+ * the column's object, its length and its data pointer on every step; here a step loads the
+ * node's column offset, then the value, and the threshold and left child from the same 16
+ * bytes, with eight rows in flight (the JavaScript walk gained nothing beyond four).
  *
  * Memory layout (the nodes copied in again only when another tree comes):
  * - from byte 0, the nodes, 16 bytes each: threshold (f64), the tested column's byte offset in
  *   a block (i32), the left child's byte address (i32; the right child follows it);
  * - at `cols`, a block of `rows` rows of the columns the tree tests, copied column by column
- *   (one memcpy each), then one column of NaN: leaves, categorical and oblique tests point there, so "missing value" is
- *   the one stop test of the loop;
+ *   (one memcpy each), then one column of NaN: leaves, categorical and oblique tests point
+ *   there, so "missing value" is the one stop test of the loop;
  * - after it, each row's stop node (i32) for the block.
  *
  * walk(cols, stops, count): rows 0 … count − 1 of the block, eight lanes, each taking the next
@@ -23,7 +23,7 @@ import type { WasmMemory } from "../../data/wasm-bytes.js";
 import { compileModule, F64, functionBody, get, I32, I32_ADD, I32_LT_U, I32_SHL, i32c, instantiate, memoryModule, set, tee } from "../../data/wasm-bytes.js";
 
 const LANES = 8;
-/** Bytes of copied rows per block (all columns): a block stays in the level-2 cache beside the nodes. */
+/** Bytes of copied rows per block (the tested columns): a block stays in the level-2 cache beside the nodes. */
 const BLOCK_BYTES = 1 << 18;
 const [BLOCK_, LOOP, IF, ELSE, END] = [[0x02, 0x40], [0x03, 0x40], [0x04, 0x40], [0x05], [0x0b]];
 const br = (depth: number) => [0x0c, depth];
