@@ -10,6 +10,7 @@ import type { Prediction } from "../contract.js";
 import type { TreeColumns } from "./tree-columns.js";
 import { columnsFor } from "./tree-columns.js";
 import { addLeafModelOutput } from "./leaf-model.js";
+import { wasmStops } from "./wasm-walk.js";
 import type { TreeState } from "./tree-state.js";
 import { CATEGORICAL as CATEGORICAL_KIND, LEAF as LEAF_KIND, THRESHOLD as THRESHOLD_KIND, valueWidth } from "./tree-state.js";
 
@@ -100,6 +101,12 @@ function compile(s: TreeState): Compiled {
  */
 let stopScratch = new Int32Array(128);
 
+/**
+ * From this many rows the walk runs in WebAssembly (wasm-walk.ts, same stops): below it,
+ * copying the tree's nodes and the rows into its memory costs more than the faster steps save.
+ */
+const WASM_MIN_ROWS = 64;
+
 /** Row-major n × W outputs: probabilities (classification) or values (regression). */
 export function predictValues(s: TreeState, cols: TreeColumns): Float64Array {
   return predictInto(s, cols, null);
@@ -119,50 +126,53 @@ function predictInto(s: TreeState, cols: TreeColumns, labels: Int32Array | null)
   const C = cols.num as Float64Array[];
   if (stopScratch.length < n) stopScratch = new Int32Array(n);
   const stops = stopScratch;
-  // Four lanes walk side by side (their loads overlap instead of waiting on each other);
-  // a lane that reaches its stop takes the next row at once, so no lane idles while the
-  // deepest of four rows finishes.
-  let r0 = n > 0 ? 0 : -1;
-  let r1 = n > 1 ? 1 : -1;
-  let r2 = n > 2 ? 2 : -1;
-  let r3 = n > 3 ? 3 : -1;
-  let n0 = 0;
-  let n1 = 0;
-  let n2 = 0;
-  let n3 = 0;
-  let next = Math.min(4, n);
-  while (next < n) {
-    n0 = thresholdStep(PI, PF, C, n0, r0);
-    n1 = thresholdStep(PI, PF, C, n1, r1);
-    n2 = thresholdStep(PI, PF, C, n2, r2);
-    n3 = thresholdStep(PI, PF, C, n3, r3);
-    if ((n0 | n1 | n2 | n3) < 0) {
-      if (n0 < 0) {
-        stops[r0] = ~n0;
-        n0 = 0;
-        r0 = next < n ? next++ : -1;
-      }
-      if (n1 < 0) {
-        stops[r1] = ~n1;
-        n1 = 0;
-        r1 = next < n ? next++ : -1;
-      }
-      if (n2 < 0) {
-        stops[r2] = ~n2;
-        n2 = 0;
-        r2 = next < n ? next++ : -1;
-      }
-      if (n3 < 0) {
-        stops[r3] = ~n3;
-        n3 = 0;
-        r3 = next < n ? next++ : -1;
+  // Few rows, or no WebAssembly: the walk in JavaScript.
+  if (!(n >= WASM_MIN_ROWS && wasmStops(PF, PI, C, n, stops))) {
+    // Four lanes walk side by side (their loads overlap instead of waiting on each other);
+    // a lane that reaches its stop takes the next row at once, so no lane idles while the
+    // deepest of four rows finishes.
+    let r0 = n > 0 ? 0 : -1;
+    let r1 = n > 1 ? 1 : -1;
+    let r2 = n > 2 ? 2 : -1;
+    let r3 = n > 3 ? 3 : -1;
+    let n0 = 0;
+    let n1 = 0;
+    let n2 = 0;
+    let n3 = 0;
+    let next = Math.min(4, n);
+    while (next < n) {
+      n0 = thresholdStep(PI, PF, C, n0, r0);
+      n1 = thresholdStep(PI, PF, C, n1, r1);
+      n2 = thresholdStep(PI, PF, C, n2, r2);
+      n3 = thresholdStep(PI, PF, C, n3, r3);
+      if ((n0 | n1 | n2 | n3) < 0) {
+        if (n0 < 0) {
+          stops[r0] = ~n0;
+          n0 = 0;
+          r0 = next < n ? next++ : -1;
+        }
+        if (n1 < 0) {
+          stops[r1] = ~n1;
+          n1 = 0;
+          r1 = next < n ? next++ : -1;
+        }
+        if (n2 < 0) {
+          stops[r2] = ~n2;
+          n2 = 0;
+          r2 = next < n ? next++ : -1;
+        }
+        if (n3 < 0) {
+          stops[r3] = ~n3;
+          n3 = 0;
+          r3 = next < n ? next++ : -1;
+        }
       }
     }
+    if (r0 >= 0) finishLane(PI, PF, C, stops, n0, r0);
+    if (r1 >= 0) finishLane(PI, PF, C, stops, n1, r1);
+    if (r2 >= 0) finishLane(PI, PF, C, stops, n2, r2);
+    if (r3 >= 0) finishLane(PI, PF, C, stops, n3, r3);
   }
-  if (r0 >= 0) finishLane(PI, PF, C, stops, n0, r0);
-  if (r1 >= 0) finishLane(PI, PF, C, stops, n1, r1);
-  if (r2 >= 0) finishLane(PI, PF, C, stops, n2, r2);
-  if (r3 >= 0) finishLane(PI, PF, C, stops, n3, r3);
   for (let i = 0; i < n; i++) {
     const node = stops[i];
     const label = leafLabel[node];
