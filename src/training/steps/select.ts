@@ -21,7 +21,7 @@ import { byColumn, pickColumns, type PlannedColumn } from "../../data/transforms
 import type { ColumnType } from "../../data/frame.js";
 import type { Target } from "../../models/contract.js";
 import { columnCountParam, MAX_FEATURE_COUNT } from "../../models/limits.js";
-import { getAlgorithm } from "../../models/registry.js";
+import { getAlgorithm } from "../../models/lazy-registry.js";
 import { f64, i32 } from "../../models/state-schemas.js";
 import { featureScores } from "../../models/tree/feature-scores.js";
 import { L1_DEFAULT_THRESHOLD, l1Coefficients, l1Estimator } from "./l1.js";
