@@ -8,12 +8,13 @@
  *   the main thread's semi-spaces up to their maximum (16 MiB each) and keeps them
  *   committed while the server idles, empty: ≈ 22 MiB. --semi-space-growth-factor=1
  *   holds them at their initial size.
- * - Optimising compiler: TurboFan compiles start-up's hot functions (schema builders,
+ * - Compilers: TurboFan compiles start-up's hot functions (schema builders,
  *   route registration) on background threads, whose zone memory stays in their malloc
  *   arenas after the compiled code is dropped, and maps more of the node binary:
  *   ≈ 10–15 MiB of the idle process (RssAnon −8 to −13, RssFile −3.5). Code that runs
- *   once gains nothing from it; with --no-turbofan start-up runs on bytecode and
- *   Sparkplug, and the functions that serve requests tier up after listen as usual.
+ *   once gains nothing from it. Sparkplug's baseline code for it is kept too (≈ 1–1.5 MiB).
+ *   With --no-turbofan --no-sparkplug start-up runs on bytecode, and the functions that
+ *   serve requests tier up after listen as usual.
  *
  * V8 reads both flags each time it grows a semi-space or considers optimising a
  * function, so setting them at run time takes effect; no worker thread exists before
@@ -30,8 +31,10 @@ const givenArgs = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").spli
 const given = (flag: RegExp) => givenArgs.some((arg) => flag.test(arg));
 const growthGiven = given(/^--semi[-_]space[-_]growth[-_]factor/);
 const turbofanGiven = given(/^--(no[-_])?(turbofan|opt)$/);
+const sparkplugGiven = given(/^--(no[-_])?sparkplug$/);
 if (!growthGiven) setFlagsFromString("--semi-space-growth-factor=1");
 if (!turbofanGiven) setFlagsFromString("--no-turbofan");
+if (!sparkplugGiven) setFlagsFromString("--no-sparkplug");
 
 /**
  * Called just before listen(). With the young generation held small, start-up's
@@ -44,6 +47,7 @@ if (!turbofanGiven) setFlagsFromString("--no-turbofan");
  */
 export function endStartup(): void {
   if (!turbofanGiven) setFlagsFromString("--turbofan");
+  if (!sparkplugGiven) setFlagsFromString("--sparkplug");
   if (growthGiven) return;
   setFlagsFromString("--expose-gc");
   const gc = runInNewContext("gc") as () => void;
