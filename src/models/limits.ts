@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { groupDigits } from "../data/group-digits.js";
 
 /**
  * Bounds shared by parameter schemas whose value counts columns (features to
@@ -18,5 +19,5 @@ export function columnCountParam(what: string, also: string) {
     .max(MAX_FEATURE_COUNT)
     .nullable()
     .default(null)
-    .describe(`${what} At most ${MAX_FEATURE_COUNT.toLocaleString("en")} (and never above ${also}).`);
+    .describe(`${what} At most ${groupDigits(MAX_FEATURE_COUNT)} (and never above ${also}).`);
 }

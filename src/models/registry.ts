@@ -1,5 +1,6 @@
 /** Name → algorithm. Adding an algorithm is one file in its family folder and one line here. */
 import type { Algorithm } from "./contract.js";
+import { provideRegistry } from "./lazy-registry.js";
 import { baseline } from "./baseline/baseline.js";
 import { bayesAlgorithms } from "./bayes/index.js";
 import { gradientBoosting } from "./ensemble/gradient-boosting/gradient-boosting.js";
@@ -48,3 +49,6 @@ export function listAlgorithms(): readonly Algorithm[] {
   list ??= all();
   return list;
 }
+
+// Modules the server's main thread loads at start-up look algorithms up through lazy-registry.ts.
+provideRegistry({ getAlgorithm, listAlgorithms });

@@ -26,6 +26,7 @@ import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHan
 import { registerCsvBodyParser } from "./plugins/csv-body.js";
 import { registerBodyDepthLimit } from "./plugins/body-depth.js";
 import { registerContentDecoding } from "./plugins/content-encoding.js";
+import { registerRegistryLoading } from "./plugins/load-registry.js";
 import { algorithmRoutes } from "./routes/algorithms.js";
 import { comparisonRoutes } from "./routes/comparisons.js";
 import { featureScoreRoutes } from "./routes/feature-scores.js";
@@ -134,6 +135,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   app.setSerializerCompiler(serializerCompiler);
   const allowedMethods = registerErrorHandling(app);
   registerBodyDepthLimit(app);
+  registerRegistryLoading(app);
   // Every request is the open principal until the access plugin authenticates it.
   app.decorateRequest("principal", null as unknown as Principal);
   app.addHook("onRequest", (request, reply, done) => {

@@ -11,7 +11,7 @@
  * re-parsed on every request.
  */
 import type { FittedModel } from "../training/artifact.js";
-import { loadArtifact } from "../training/artifact.js";
+import { loadTrainingModules, trainingModules } from "./training-modules.js";
 import type { ServingRow } from "../store/models.js";
 import { ByteLru } from "./byte-lru.js";
 
@@ -95,7 +95,8 @@ export class ModelCache {
     const stored = await this.source.getArtifact(id);
     if (!stored) return undefined;
     this.misses++;
-    const loaded = loadArtifact(stored.artifact);
+    await loadTrainingModules();
+    const loaded = trainingModules().artifact.loadArtifact(stored.artifact);
     const model: CachedModel = { ...loaded, bytes: estimateModelBytes(stored.artifact.byteLength, loaded) };
     this.entries.set(id, model, model.bytes);
     return model;

@@ -18,7 +18,7 @@ import type { Validation } from "./validation.js";
 import { describeFailure, jobProblem, memoryLimitProblem } from "./job-failure.js";
 import { createStopFlag, requestStop, stopReason, type StopReason } from "./stop-flag.js";
 import { StoreUnavailableError } from "../store/store-errors.js";
-import { getAlgorithm } from "../models/registry.js";
+import { getAlgorithm, loadRegistry } from "../models/lazy-registry.js";
 import { identifierWarnings } from "./train.js";
 
 export interface JobOptions {
@@ -343,6 +343,8 @@ export class JobRunner {
     const classes = record.task === "classification" ? [...target.levels] : null;
     // The same warnings the in-worker path gives (train.ts): identifiers left out, and rows without a target
     // dropped — except by a semi-supervised learner, which keeps them as unlabelled data.
+    // A job recovered at start-up may get here before any request has loaded the registry.
+    await loadRegistry();
     const keepsUnlabelled = getAlgorithm(record.algorithm)?.accepts.unlabelled === true;
     const warnings = [
       ...identifierWarnings(stored.left_out_identifiers ?? []),

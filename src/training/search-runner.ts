@@ -22,7 +22,7 @@ import type { NewCandidate, SearchResultRow } from "../store/searches.js";
 import { createRng } from "../data/random.js";
 import { proposeCandidatePausing } from "../evaluation/bayesian/propose.js";
 import type { ParamDistributions } from "../evaluation/search-space.js";
-import { getAlgorithm } from "../models/registry.js";
+import { getAlgorithm, loadRegistry } from "../models/lazy-registry.js";
 import type { TrainSpec } from "../store/models.js";
 import { rankScores } from "../evaluation/search-space.js";
 import type { JobLogger } from "./jobs.js";
@@ -161,6 +161,8 @@ export class SearchRunner {
    * (cancelled, failed, or the service is stopping): nothing more to record.
    */
   private async proposeRest(plan: SearchPlan, bayesian: BayesianPlan, rows: SearchResultRow[]): Promise<boolean> {
+    // A search recovered at start-up may get here before any request has loaded the registry.
+    await loadRegistry();
     const algorithm = getAlgorithm(bayesian.template.algorithm);
     if (!algorithm) throw new Error(`unknown algorithm ${bayesian.template.algorithm}`);
     // The random start drew from createRng(seed); proposals take a stream of their own.

@@ -28,6 +28,7 @@ import { evaluateSpec, trainModel, type EvaluationResult } from "./train.js";
 import { learningData } from "./dataset-view.js";
 import { planSplits, runFold, type FoldOutcome, type Hooks } from "./validate.js";
 import { throwIfAborted, type AbortFlag, type MemberWork } from "../models/contract.js";
+import { loadRegistry } from "../models/lazy-registry.js";
 import { growerFor } from "../models/ensemble/member-work.js";
 import { DatasetDeletedError, transportable } from "./job-failure.js";
 import { taskSignal } from "./task-signal.js";
@@ -114,6 +115,8 @@ export default async function runTask(task: WorkerTask): Promise<TrainOutput | S
   task.port.postMessage({ type: "started" } satisfies WorkerMessage);
   const signal = taskSignal(task.stop, task.memoryMb);
   try {
+    // Specs, pipelines and artifacts look algorithms up through models/lazy-registry.ts (once per thread).
+    await loadRegistry();
     throwIfAborted(signal); // stopped while it was being handed over
     if (task.kind === "members") {
       return { kind: "members", members: growClaimed(growerFor(task.work, { signal }), task.count, task.next, signal) };

@@ -8,12 +8,15 @@
 import { pino } from "pino";
 import { readConfig } from "../server/config.js";
 import { Trainer } from "../training/queue/trainer.js";
+import { loadRegistry } from "../models/lazy-registry.js";
 
 const config = readConfig();
 const log = pino({ level: config.logLevel, base: { role: "trainer", pid: process.pid } });
 
 let trainer: Trainer;
 try {
+  // A trainer process is all training: it looks algorithms up from the start (models/lazy-registry.ts).
+  await loadRegistry();
   trainer = await Trainer.start(config, log);
 } catch (err) {
   log.error({ err }, "could not start");

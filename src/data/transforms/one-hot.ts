@@ -18,6 +18,7 @@ import { DataError } from "../errors.js";
 import { MISSING_CODE, type Column } from "../frame.js";
 import { indicatorColumns } from "../indicator-columns.js";
 import { expectColumn, pickColumns, replaceColumns, replacePlannedChecked, targetColumns, type PlannedColumn, type Transform } from "./transform.js";
+import { groupDigits } from "../group-digits.js";
 
 const STEP = "one_hot";
 
@@ -48,7 +49,7 @@ export const oneHotSpec = z
       .max(MAX_CATEGORIES)
       .nullable()
       .default(null)
-      .describe(`At most this many output columns per encoded column, the infrequent column included: the max_categories − 1 most frequent levels keep their own. null: no limit. At most ${MAX_CATEGORIES.toLocaleString("en")}.`),
+      .describe(`At most this many output columns per encoded column, the infrequent column included: the max_categories − 1 most frequent levels keep their own. null: no limit. At most ${groupDigits(MAX_CATEGORIES)}.`),
     handle_unknown: z
       .enum(["ignore", "infrequent_if_exist"])
       .default("ignore")

@@ -10,6 +10,7 @@ import { z } from "zod";
 import { DataError } from "../errors.js";
 import type { Column } from "../frame.js";
 import { checkNewNames, expectNumeric, pickColumns, replaceColumns, replacePlanned, targetColumns, type PlannedColumn, type Transform } from "./transform.js";
+import { groupDigits } from "../group-digits.js";
 
 const STEP = "polynomial";
 export const MAX_OUTPUT_COLUMNS = 10_000;
@@ -24,7 +25,7 @@ export const polynomialSpec = z
       .min(1)
       .max(10)
       .default(2)
-      .describe(`Highest total power of a product. At most 10; whatever the degree, the step refuses to make more than ${MAX_OUTPUT_COLUMNS.toLocaleString("en")} columns (counted before any is built).`),
+      .describe(`Highest total power of a product. At most 10; whatever the degree, the step refuses to make more than ${groupDigits(MAX_OUTPUT_COLUMNS)} columns (counted before any is built).`),
     interaction_only: z.boolean().default(false),
     include_bias: z.boolean().default(false),
   })

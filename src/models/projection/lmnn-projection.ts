@@ -15,6 +15,7 @@ import { centredRows } from "./linear-map.js";
 import { columnMeans } from "./pca-core.js";
 import { BoundedExplanation, classesAndColumns, outputNamesOf } from "./shared.js";
 import { checkSupervisedMap, predictSupervisedMap, supervisedMapFields } from "./supervised-map.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 const NAME = "lmnn_projection";
 const PREFIX = "lmnn";
@@ -33,7 +34,7 @@ export const lmnnOptionsShape = {
     .describe("Start of the optimisation: identity, or the top principal directions (pca); auto: identity when n_components equals the columns, else pca."),
   n_neighbors: z.number().int().min(1).max(LMNN_MAX_NEIGHBORS).default(3).describe(`Target neighbours per row: its nearest rows of the same class in the input space, pulled close. At most ${LMNN_MAX_NEIGHBORS}.`),
   push_weight: z.number().min(0).max(1).default(0.5).describe("μ: the weight of pushing impostors beyond the margin; 1 − μ weighs pulling the target neighbours."),
-  max_iter: z.number().int().min(1).max(MAX_ITER).default(50).describe(`L-BFGS iterations at most (pylmnn's default 50). At most ${MAX_ITER.toLocaleString("en")}.`),
+  max_iter: z.number().int().min(1).max(MAX_ITER).default(50).describe(`L-BFGS iterations at most (pylmnn's default 50). At most ${groupDigits(MAX_ITER)}.`),
   tol: z.number().positive().default(1e-5),
   max_rows: z
     .number()
@@ -41,7 +42,7 @@ export const lmnnOptionsShape = {
     .min(2)
     .max(LMNN_MAX_ROWS)
     .default(5_000)
-    .describe(`Training rows allowed (each evaluation compares every pair of rows); more is refused. At most ${LMNN_MAX_ROWS.toLocaleString("en")}.`),
+    .describe(`Training rows allowed (each evaluation compares every pair of rows); more is refused. At most ${groupDigits(LMNN_MAX_ROWS)}.`),
 };
 
 export interface LmnnMap {

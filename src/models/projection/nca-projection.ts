@@ -15,6 +15,7 @@ import { centredRows } from "./linear-map.js";
 import { columnMeans } from "./pca-core.js";
 import { BoundedExplanation, classesAndColumns, outputNamesOf } from "./shared.js";
 import { checkSupervisedMap, predictSupervisedMap, supervisedMapFields } from "./supervised-map.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 const NAME = "nca_projection";
 const PREFIX = "nca";
@@ -29,7 +30,7 @@ export const ncaOptionsShape = {
     .enum(["auto", "identity", "pca"])
     .default("auto")
     .describe("Start of the optimisation: identity, or the top principal directions (pca); auto: identity when n_components equals the columns, else pca."),
-  max_iter: z.number().int().min(1).max(MAX_ITER).default(50).describe(`L-BFGS iterations at most (scikit-learn's default 50). At most ${MAX_ITER.toLocaleString("en")}.`),
+  max_iter: z.number().int().min(1).max(MAX_ITER).default(50).describe(`L-BFGS iterations at most (scikit-learn's default 50). At most ${groupDigits(MAX_ITER)}.`),
   tol: z.number().positive().default(1e-5),
   max_rows: z
     .number()
@@ -37,7 +38,7 @@ export const ncaOptionsShape = {
     .min(2)
     .max(NCA_MAX_ROWS)
     .default(5_000)
-    .describe(`Training rows allowed (each evaluation holds rows² numbers); more is refused. At most ${NCA_MAX_ROWS.toLocaleString("en")}.`),
+    .describe(`Training rows allowed (each evaluation holds rows² numbers); more is refused. At most ${groupDigits(NCA_MAX_ROWS)}.`),
 };
 
 export interface NcaMap {

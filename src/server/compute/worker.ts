@@ -14,6 +14,7 @@
  */
 import { move, workerData } from "piscina";
 import { importBeside } from "../../import-beside.js";
+import { loadRegistry } from "../../models/lazy-registry.js";
 import { openStore, type Store, type StoreLocator } from "../../store/store.js";
 import { ApiError } from "../errors.js";
 import type { CacheLimits } from "../model-cache.js";
@@ -188,7 +189,7 @@ const ingesting = () => load<typeof import("./ingest-dataset.js")>("./ingest-dat
 /** The modules and store connection a task of that kind needs (a failure is left for the task itself to report). */
 async function prepare(kind: PreparedKind): Promise<void> {
   if (kind === "ingest-dataset") await Promise.all([ingesting(), writer()]);
-  else await Promise.all([predicting(), load("../interop/csv-predict"), load("../json-blocks"), reader()]);
+  else await Promise.all([predicting(), loadRegistry(), load("../interop/csv-predict"), load("../json-blocks"), reader()]);
 }
 
 const utf8 = new TextEncoder();
@@ -207,8 +208,13 @@ function withRowCount(json: string, rows: number, trailerBytes: number): Uint8Ar
  * ArrayBuffer, never a slice of Node's shared Buffer pool. Anything else, and every
  * failure, answers with an Outcome.
  */
+/** Kinds that never look an algorithm up: a thread that only stores uploads does not load the registry. */
+const WITHOUT_ALGORITHMS: ReadonlySet<ComputeTask["kind"]> = new Set(["ingest-dataset", "feature-scores", "prepare"]);
+
 export default async function runComputeTask(task: ComputeTask): Promise<Uint8Array | Outcome<unknown>> {
   try {
+    // Models, their artifacts and pipelines look algorithms up (models/lazy-registry.ts).
+    if (!WITHOUT_ALGORITHMS.has(task.kind)) await loadRegistry();
     if (task.kind === "predict") {
       const answer = await predict(task);
       return answer instanceof Uint8Array ? (move(answer) as Uint8Array) : { ok: true, value: answer };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { listAlgorithms } from "../../models/registry.js";
+import { listAlgorithms } from "../../models/lazy-registry.js";
 import { listSteps } from "../../training/steps.js";
 
 const algorithmSchema = z
@@ -23,7 +23,7 @@ const algorithmSchema = z
   })
   .meta({ id: "Algorithm" });
 
-/** Generated once from each algorithm's zod schema: the params are declared in one place only. */
+/** Generated once (on first use) from each algorithm's zod schema: the params are declared in one place only. */
 function describeAlgorithms() {
   return listAlgorithms().map((a) => ({
     name: a.name,
@@ -53,16 +53,18 @@ function describeSteps() {
 
 export const algorithmRoutes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const items = describeAlgorithms();
+  // Both lists are made with their first request: the algorithms need the registry, loaded with
+  // that request (plugins/load-registry.ts), and neither is worth keeping in an idle server.
+  let items: ReturnType<typeof describeAlgorithms> | undefined;
   app.get(
     "/algorithms",
     { schema: { operationId: "listAlgorithms", tags: ["algorithms"], summary: "Every algorithm with its parameters as JSON Schema", response: { 200: z.object({ items: z.array(algorithmSchema) }) } } },
-    async () => ({ items }),
+    async () => ({ items: (items ??= describeAlgorithms()) }),
   );
-  const steps = describeSteps();
+  let steps: ReturnType<typeof describeSteps> | undefined;
   app.get(
     "/steps",
     { schema: { operationId: "listSteps", tags: ["algorithms"], summary: "Every preprocessing step with its options as JSON Schema", response: { 200: z.object({ items: z.array(stepSchema) }) } } },
-    async () => ({ items: steps }),
+    async () => ({ items: (steps ??= describeSteps()) }),
   );
 };

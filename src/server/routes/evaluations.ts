@@ -13,8 +13,9 @@ import { downsampleCurve } from "../../evaluation/curves/downsample.js";
 import type { EvaluationRecord } from "../../store/evaluations.js";
 import type { DatasetRecord } from "../../store/datasets.js";
 import type { ModelRecord } from "../../store/models.js";
-import { getAlgorithm } from "../../models/registry.js";
-import { resolveSpec, SpecError, storedSpecExtras, type QueueLimits } from "../../training/spec.js";
+import { getAlgorithm } from "../../models/lazy-registry.js";
+import type { QueueLimits } from "../../training/spec.js";
+import { trainingModules } from "../training-modules.js";
 import { ApiError, checkJobCapacity, notFound } from "../errors.js";
 import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
 import { createEvaluationBody, curvePointsQuery, evaluationSchema, listEvaluationsQuery } from "../schemas/evaluations.js";
@@ -57,6 +58,7 @@ export function evaluationToWire(e: EvaluationRecord, curvePoints?: number) {
 
 /** Shared with searches: resolve an algorithm spec for an evaluation, as a 422 on failure. */
 export function resolveEvaluationSpec(body: z.infer<typeof createEvaluationBody>, dataset: DatasetRecord, seed: number, limits?: QueueLimits) {
+  const { resolveSpec, SpecError } = trainingModules().spec;
   try {
     const task = dataset.columns.find((c) => c.name === body.target)?.type === "numeric" ? "regression" : "classification";
     // Without a target the spec's own default applies (none for clustering, which is scored on its rows).
@@ -167,7 +169,7 @@ export const evaluationRoutes: FastifyPluginAsync = async (base) => {
           validation: spec.validation,
           seed,
           positive_class: spec.positiveClass,
-          ...storedSpecExtras(spec),
+          ...trainingModules().spec.storedSpecExtras(spec),
           ...(body.beta !== undefined ? { beta: body.beta } : {}),
           ...(body.decision_threshold !== undefined ? { decision_threshold: body.decision_threshold } : {}),
           ...(reference !== undefined ? { reference } : {}),

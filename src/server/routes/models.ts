@@ -8,9 +8,9 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { conditionalGetSchema, unlessNotModified } from "../conditional-get.js";
 import { z } from "zod";
 import type { ModelRecord, TrainSpec } from "../../store/models.js";
-import { ArtifactError, loadArtifact } from "../../training/artifact.js";
+import { ArtifactError } from "../../training/artifact-error.js";
 import { describePipeline } from "../../training/pipeline.js";
-import { resolveSpec, SpecError, storedSpecExtras } from "../../training/spec.js";
+import { trainingModules } from "../training-modules.js";
 import { ApiError, checkJobCapacity, notFound } from "../errors.js";
 import { errorResponses, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
 import { modelName } from "../schemas/model-name.js";
@@ -106,6 +106,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
       const dataset = await store.datasets.get(body.dataset_id);
       if (!dataset) throw new ApiError("not_found", `dataset ${body.dataset_id} does not exist`, [{ path: "dataset_id", message: "unknown dataset" }]);
       const seed = body.seed ?? randomInt(0, 2 ** 31);
+      const { resolveSpec, SpecError, storedSpecExtras } = trainingModules().spec;
       let resolved;
       try {
         resolved = resolveSpec({ ...body, seed }, dataset, "train", { jobMemoryMb: app.services.config.jobMemoryMb });
@@ -290,7 +291,7 @@ export const modelRoutes: FastifyPluginAsync = async (base) => {
     async (request, reply) => {
       let model;
       try {
-        model = loadArtifact(request.body);
+        model = trainingModules().artifact.loadArtifact(request.body);
       } catch (e) {
         if (e instanceof ArtifactError) throw new ApiError("invalid_artifact", e.message, [{ path: e.path || "body", message: e.message }]);
         throw e;

@@ -13,8 +13,8 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { getAlgorithm } from "../../models/registry.js";
-import { partialFitRefusal } from "../../training/partial-fit.js";
+import { getAlgorithm } from "../../models/lazy-registry.js";
+import { trainingModules } from "../training-modules.js";
 import { ApiError, notFound } from "../errors.js";
 import { resolveModelRef } from "../model-ref.js";
 import { checkRowCount } from "../predict.js";
@@ -68,7 +68,7 @@ export const partialFitRoutes: FastifyPluginAsync = async (base) => {
       if (!model) throw notFound("model", request.params.id);
       if (model.status !== "succeeded" || !model.artifact_sha256) throw new ApiError("wrong_state", `model ${model.id} is ${model.status}; only a succeeded model can be updated`);
       const algorithm = getAlgorithm(model.spec.algorithm);
-      const refusal = algorithm ? partialFitRefusal(algorithm, model.spec.task) : null;
+      const refusal = algorithm ? trainingModules().partialFit.partialFitRefusal(algorithm, model.spec.task) : null;
       if (refusal) throw new ApiError(refusal.code, refusal.message, [{ path: refusal.path, message: refusal.message }]);
       const { rows, dataset_id: datasetId, name } = request.body;
       if (rows) checkRowCount(rows.length, config.predictMaxRows);

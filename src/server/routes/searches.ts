@@ -20,7 +20,7 @@ import { jobProblem } from "../../training/job-failure.js";
 import { ApiError, checkJobCapacity, notFound } from "../errors.js";
 import { errorResponses, idParams, listOf, paginationQuery, problemSchema } from "../schemas/common.js";
 import { createSearchBody, DEFAULT_N_INITIAL, LOWER_IS_BETTER, MAX_BAYESIAN_ITER, searchSchema, type CreateSearchBody } from "../schemas/searches.js";
-import { storedSpecExtras } from "../../training/spec.js";
+import { trainingModules } from "../training-modules.js";
 import { checkReference, resolveEvaluationSpec } from "./evaluations.js";
 import { cursorSeq } from "./pagination.js";
 
@@ -197,7 +197,7 @@ export const searchRoutes: FastifyPluginAsync = async (base) => {
         validation: first.validation,
         seed,
         positive_class: first.positiveClass,
-        ...storedSpecExtras(first),
+        ...trainingModules().spec.storedSpecExtras(first),
         ...(reference !== undefined ? { reference } : {}),
       };
       checkJobCapacity(await jobs.activeCount(), app.services.config.maxJobs, candidates.length); // again: other requests ran while this one yielded

@@ -8,7 +8,7 @@ import { DataError } from "../../data/errors.js";
 import { selectColumns, type Frame } from "../../data/frame.js";
 import type { Rng } from "../../data/random.js";
 import type { Algorithm, Target } from "../../models/contract.js";
-import { getAlgorithm } from "../../models/registry.js";
+import { getAlgorithm } from "../../models/lazy-registry.js";
 import { fitLearner } from "./learner.js";
 
 export const L1_DEFAULT_THRESHOLD = 1e-5;

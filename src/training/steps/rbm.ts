@@ -21,6 +21,7 @@ import { throwIfAborted } from "../../models/contract.js";
 import { f64 } from "../../models/state-schemas.js";
 import { completeNumericInputs, numericInputsOf, outputNames, planReplace, replaceInputs } from "./numeric-inputs.js";
 import type { TypedStep } from "./typed-step.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 const STEP = "rbm";
 /** Hidden units: W is columns × units and every row's projection reads all of it. */
@@ -36,7 +37,7 @@ export const rbmSpec = z
     n_components: z.int().min(1).max(MAX_RBM_UNITS).default(16).describe(`Hidden units (output columns). At most ${MAX_RBM_UNITS}.`),
     learning_rate: z.number().gt(0).max(100).default(0.1),
     batch_size: z.int().min(1).max(MAX_RBM_BATCH).default(10).describe(`Rows per update (capped at the training rows). At most ${MAX_RBM_BATCH}.`),
-    n_iter: z.int().min(1).max(MAX_RBM_EPOCHS).default(10).describe(`Epochs (passes over the training rows). At most ${MAX_RBM_EPOCHS.toLocaleString("en")}.`),
+    n_iter: z.int().min(1).max(MAX_RBM_EPOCHS).default(10).describe(`Epochs (passes over the training rows). At most ${groupDigits(MAX_RBM_EPOCHS)}.`),
     k: z.int().min(1).max(MAX_GIBBS_STEPS).default(1).describe(`Gibbs steps of the negative phase (CD-k). At most ${MAX_GIBBS_STEPS}.`),
     prefix: z.string().min(1).default("rbm"),
   })

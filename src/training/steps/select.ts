@@ -21,13 +21,14 @@ import { byColumn, pickColumns, type PlannedColumn } from "../../data/transforms
 import type { ColumnType } from "../../data/frame.js";
 import type { Target } from "../../models/contract.js";
 import { columnCountParam, MAX_FEATURE_COUNT } from "../../models/limits.js";
-import { getAlgorithm } from "../../models/registry.js";
+import { getAlgorithm } from "../../models/lazy-registry.js";
 import { f64, i32 } from "../../models/state-schemas.js";
 import { featureScores } from "../../models/tree/feature-scores.js";
 import { L1_DEFAULT_THRESHOLD, l1Coefficients, l1Estimator } from "./l1.js";
 import { lasVegasWrapper } from "./lvw.js";
 import { recursiveFeatureElimination } from "./rfe.js";
 import type { StepIssue, TypedStep, TypedStepContext } from "./typed-step.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 const STEP = "select";
 const MAX_RELIEF_PROBES = 100_000;
@@ -73,7 +74,7 @@ export const selectSpec = z
       .max(MAX_RELIEF_PROBES)
       .nullable()
       .default(null)
-      .describe(`relief: probe rows (default every row, or 1000 drawn with the seed when there are more). At most ${MAX_RELIEF_PROBES.toLocaleString("en")}: each probe searches every row for its neighbours.`),
+      .describe(`relief: probe rows (default every row, or 1000 drawn with the seed when there are more). At most ${groupDigits(MAX_RELIEF_PROBES)}: each probe searches every row for its neighbours.`),
     /** rfe / lvw (default cart); l1 (default lasso or logistic_regression by target). */
     estimator: z.string().min(1).nullable().default(null),
     estimator_params: z.record(z.string(), z.unknown()).default({}),
@@ -84,7 +85,7 @@ export const selectSpec = z
       .min(1)
       .max(MAX_FEATURE_COUNT)
       .default(1)
-      .describe(`rfe: features dropped per round. At most ${MAX_FEATURE_COUNT.toLocaleString("en")} (the widest useful table).`),
+      .describe(`rfe: features dropped per round. At most ${groupDigits(MAX_FEATURE_COUNT)} (the widest useful table).`),
     /** lvw: cross-validation folds per subset. */
     cv: z.number().int().min(2).max(20).default(5).describe("lvw: cross-validation folds per subset. At most 20: every subset is fitted once per fold."),
     /** lvw: draws in a row without improvement before it stops. */
