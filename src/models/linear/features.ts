@@ -7,9 +7,10 @@
  *   Σ_i r_i z_ij = (Σ_i r_i x_ij − shift_j Σ_i r_i)/scale_j —
  * so a level costs one gather per row, and centring never fills the block in.
  */
-import { blockGradient, blockScores, columnMajor } from "./blocks.js";
+import { BLOCK, blockGradient, blockScores, columnMajor } from "./blocks.js";
 import { featureValues, type FeatureColumn } from "../../data/indicator-columns.js";
 import { indicatorLayout } from "./indicators.js";
+import { classTables } from "./class-tables.js";
 
 export interface LinearFeatures {
   readonly n: number;
@@ -27,6 +28,31 @@ export interface LinearFeatures {
   gradient(r: Float64Array, order: Int32Array | null, start: number, len: number, g: Float64Array, offset: number): void;
   /** The column-major n × p standardised copy, for the solvers that form a Hessian; made on first use. */
   dense(): Float64Array;
+  /**
+   * The multinomial view: every class's scores and gradient a block of rows at a time, row-major
+   * over the classes (class k's parameters at x[k·q …], its intercept at x[k·q + p] when
+   * `intercepts`). The same doubles as K bound scorers and K gradient calls: every (row, class)
+   * score and every (parameter) sum goes through the same operations in the same order; only the
+   * layout differs, so a one-hot level's K weights and K gradient sums sit side by side.
+   */
+  classes(K: number, q: number, intercepts: boolean): ClassFeatures;
+}
+
+export interface ClassFeatures {
+  /** A block of rows' scores (then whatever the loss makes of them: residuals), row i's K classes at i·K. */
+  readonly block: Float64Array;
+  /** Per class Σ_i block[i·K + k] over the last `gradient` block, in row order from 0 (the intercepts' gradient). */
+  readonly sums: Float64Array;
+  /** Binds x's parameters for the blocks that follow (as bind), and restarts the gradient. */
+  bind(x: Float64Array): void;
+  /** block[i·K + k] = c_k + Σ_j z[row_i, j]·x[k·q + j] for the block's rows. */
+  scores(order: Int32Array | null, start: number, len: number): void;
+  /**
+   * g[k·q + j] += Σ_i block[i·K + k]·z[row_i, j] for the block's rows, and sums; a one-hot level's
+   * share is kept aside until `finish` adds it to g (which must then still hold zeros there).
+   */
+  gradient(order: Int32Array | null, start: number, len: number, g: Float64Array): void;
+  finish(g: Float64Array): void;
 }
 
 /** Scores of the block start … start + len (rows as in blocks.ts) for the parameters bound. */
@@ -129,6 +155,90 @@ export function standardisedFeatures(columns: readonly FeatureColumn[], n: numbe
       }
     },
     dense: () => (full ??= columnMajor(columns.map(featureValues), n, shift, scale)),
+    classes(K, q, intercepts) {
+      // Per class its dense columns' weights and constant; the one-hot levels' weights and
+      // gradient sums in class-tables.ts, level-major.
+      const tables = classTables(blocks, n, K);
+      const { block, sums, weights, gradients } = tables;
+      const perClass = classColumns(K);
+      const classDense = Array.from({ length: K }, () => new Float64Array(d));
+      const constants = new Float64Array(K);
+      return {
+        block,
+        sums,
+        bind(x) {
+          for (let k = 0; k < K; k++) {
+            const offset = k * q;
+            const xd = classDense[k];
+            for (let a = 0; a < d; a++) xd[a] = x[offset + dense[a]];
+            // As bindSlot: the constant in the same order, each level's weight on the original scale.
+            let constant = intercepts ? x[offset + p] : 0;
+            for (const { levels, shifted } of blocks) for (let l = 0; l < levels.length; l++) constant -= shifted[l] * x[offset + levels[l]];
+            constants[k] = constant;
+            blocks.forEach(({ levels, inverse }, b) => {
+              const w = weights[b];
+              for (let l = 0, at = k; l < levels.length; l++, at += K) w[at] = x[offset + levels[l]] * inverse[l];
+            });
+          }
+          for (const g of gradients) g.fill(0);
+        },
+        scores(order, start, len) {
+          for (let k = 0; k < K; k++) {
+            blockScores(zd, n, d, classDense[k], 0, constants[k], order, start, len, perClass.column[k]);
+            perClass.put(block, k, len);
+          }
+          for (let b = 0; b < blocks.length; b++) tables.gather(b, order, start, len);
+        },
+        gradient(order, start, len, g) {
+          for (let k = 0; k < K; k++) {
+            sums[k] = perClass.take(block, k, len);
+            gd.fill(0);
+            blockGradient(zd, n, d, perClass.column[k], order, start, len, gd, 0);
+            for (let a = 0; a < d; a++) g[k * q + dense[a]] += gd[a];
+          }
+          for (let b = 0; b < blocks.length; b++) {
+            tables.scatter(b, order, start, len);
+            tables.finalise(b);
+          }
+        },
+        finish(g) {
+          blocks.forEach(({ levels }, b) => {
+            const sum = gradients[b];
+            for (let k = 0; k < K; k++) for (let l = 0, at = k; l < levels.length; l++, at += K) g[k * q + levels[l]] += sum[at];
+          });
+        },
+      };
+    },
+  };
+}
+
+/** One BLOCK-row column per class, for the per-class kernels of a row-major class block. */
+interface ClassColumns {
+  readonly column: Float64Array[];
+  /** out[i·K + k] = column[k][i] for the block's rows. */
+  put(out: Float64Array, k: number, len: number): void;
+  /** column[k][i] = r[i·K + k]; returns their sum in row order. */
+  take(r: Float64Array, k: number, len: number): number;
+}
+
+function classColumns(K: number): ClassColumns {
+  const column = Array.from({ length: K }, () => new Float64Array(BLOCK));
+  return {
+    column,
+    put(out, k, len) {
+      const c = column[k];
+      for (let i = 0, o = k; i < len; i++, o += K) out[o] = c[i];
+    },
+    take(r, k, len) {
+      const c = column[k];
+      let sum = 0;
+      for (let i = 0, o = k; i < len; i++, o += K) {
+        const v = r[o];
+        c[i] = v;
+        sum += v;
+      }
+      return sum;
+    },
   };
 }
 
@@ -140,5 +250,31 @@ export function denseFeatures(z: Float64Array, n: number, p: number): LinearFeat
     bind: (x, offset, c) => (order, start, len, out) => blockScores(z, n, p, x, offset, c, order, start, len, out),
     gradient: (r, order, start, len, g, offset) => blockGradient(z, n, p, r, order, start, len, g, offset),
     dense: () => z,
+    classes(K, q, intercepts) {
+      const perClass = classColumns(K);
+      const block = new Float64Array(BLOCK * K);
+      const sums = new Float64Array(K);
+      let x: Float64Array = new Float64Array(0);
+      return {
+        block,
+        sums,
+        bind(bound) {
+          x = bound;
+        },
+        scores(order, start, len) {
+          for (let k = 0; k < K; k++) {
+            blockScores(z, n, p, x, k * q, intercepts ? x[k * q + p] : 0, order, start, len, perClass.column[k]);
+            perClass.put(block, k, len);
+          }
+        },
+        gradient(order, start, len, g) {
+          for (let k = 0; k < K; k++) {
+            sums[k] = perClass.take(block, k, len);
+            blockGradient(z, n, p, perClass.column[k], order, start, len, g, k * q);
+          }
+        },
+        finish() {},
+      };
+    },
   };
 }

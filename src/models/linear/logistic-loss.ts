@@ -10,7 +10,7 @@
  */
 import type { Objective } from "../optim/objective.js";
 import { BLOCK, accumulateWeightedGram, symmetriseLower, addRidge } from "./blocks.js";
-import type { BlockScorer, LinearFeatures } from "./features.js";
+import type { LinearFeatures } from "./features.js";
 import { createLogisticTerms } from "./simd-logistic.js";
 
 interface LossOptions {
@@ -95,33 +95,32 @@ export function binaryLogisticLoss(features: LinearFeatures, y: Float64Array, op
 export function multinomialLoss(features: LinearFeatures, y: Int32Array, classes: number, options: LossOptions): Objective {
   const { fitIntercept, weights, l2 } = options;
   const { n, p } = features;
+  const K = classes;
   const q = p + (fitIntercept ? 1 : 0);
-  const size = classes * q;
+  const size = K * q;
   const total = totalWeight(n, weights);
-  const scores = Array.from({ length: classes }, () => new Float64Array(BLOCK));
-
-  const scorers: BlockScorer[] = [];
-  /** Binds each class's parameters in x for the softmaxBlock calls that follow. */
-  const bindClasses = (x: Float64Array): void => {
-    for (let k = 0; k < classes; k++) scorers[k] = features.bind(x, k * q, fitIntercept ? x[k * q + p] : 0, k);
-  };
+  // A block's scores, then probabilities, then residuals, row-major: row i's K classes at i·K.
+  const view = features.classes(K, q, fitIntercept);
+  const scores = view.block;
+  /** Binds every class's parameters in x for the softmaxBlock calls that follow. */
+  const bindClasses = (x: Float64Array): void => view.bind(x);
 
   /** Scores of the block's rows for every class (parameters bound by bindClasses), then each row's softmax in place; returns Σ w_i·(−log p_{i,y_i}). */
   const softmaxBlock = (order: Int32Array | null, bs: number, len: number): number => {
-    for (let k = 0; k < classes; k++) scorers[k](order, bs, len, scores[k]);
+    view.scores(order, bs, len);
     let loss = 0;
-    for (let i = 0; i < len; i++) {
+    for (let i = 0, o = 0; i < len; i++, o += K) {
       const row = order ? order[bs + i] : bs + i;
       let max = -Infinity;
-      for (let k = 0; k < classes; k++) if (scores[k][i] > max) max = scores[k][i];
-      const sy = scores[y[row]][i];
+      for (let k = o; k < o + K; k++) if (scores[k] > max) max = scores[k];
+      const sy = scores[o + y[row]];
       let sum = 0;
-      for (let k = 0; k < classes; k++) {
-        const e = Math.exp(scores[k][i] - max);
-        scores[k][i] = e;
+      for (let k = o; k < o + K; k++) {
+        const e = Math.exp(scores[k] - max);
+        scores[k] = e;
         sum += e;
       }
-      for (let k = 0; k < classes; k++) scores[k][i] /= sum;
+      for (let k = o; k < o + K; k++) scores[k] /= sum;
       loss += (weights ? weights[row] : 1) * (max + Math.log(sum) - sy);
     }
     return loss;
@@ -135,26 +134,28 @@ export function multinomialLoss(features: LinearFeatures, y: Int32Array, classes
     for (let bs = start; bs < end; bs += BLOCK) {
       const len = Math.min(BLOCK, end - bs);
       loss += softmaxBlock(order, bs, len);
-      // Residuals w_i (p_ik − [y_i = k]) replace the probabilities in place.
-      for (let i = 0; i < len; i++) {
-        const row = order ? order[bs + i] : bs + i;
-        const w = weights ? weights[row] : 1;
-        wsum += w;
-        for (let k = 0; k < classes; k++) scores[k][i] = w * (scores[k][i] - (k === y[row] ? 1 : 0));
-      }
-      for (let k = 0; k < classes; k++) {
-        features.gradient(scores[k], order, bs, len, g, k * q);
-        if (fitIntercept) {
-          let acc = 0;
-          for (let i = 0; i < len; i++) acc += scores[k][i];
-          g[k * q + p] += acc;
+      // Residuals w_i (p_ik − [y_i = k]) replace the probabilities in place. Unweighted, p − 0 and
+      // 1·(p − δ) are p and p − δ exactly, so only the true class's entry changes.
+      if (weights) {
+        for (let i = 0, o = 0; i < len; i++, o += K) {
+          const row = order ? order[bs + i] : bs + i;
+          const w = weights[row];
+          const yk = o + y[row];
+          wsum += w;
+          for (let k = o; k < o + K; k++) scores[k] = w * (scores[k] - (k === yk ? 1 : 0));
         }
+      } else {
+        for (let i = 0, o = 0; i < len; i++, o += K) scores[o + y[order ? order[bs + i] : bs + i]] -= 1;
+        wsum += len;
       }
+      view.gradient(order, bs, len, g);
+      if (fitIntercept) for (let k = 0; k < K; k++) g[k * q + p] += view.sums[k];
     }
+    view.finish(g);
     const scale = order ? (wsum > 0 ? 1 / wsum : 0) : 1 / total;
     for (let j = 0; j < size; j++) g[j] *= scale;
     loss *= scale;
-    if (l2) for (let k = 0; k < classes; k++) loss += addRidge(x, g, l2, k * q);
+    if (l2) for (let k = 0; k < K; k++) loss += addRidge(x, g, l2, k * q);
     return loss;
   };
 
@@ -171,7 +172,7 @@ export function multinomialLoss(features: LinearFeatures, y: Int32Array, classes
       for (let bs = 0; bs < n; bs += BLOCK) {
         const len = Math.min(BLOCK, n - bs);
         softmaxBlock(null, bs, len);
-        for (let k = 0; k < classes; k++) for (let i = 0; i < len; i++) prob[(bs + i) * classes + k] = scores[k][i];
+        prob.set(scores.subarray(0, len * K), bs * K);
       }
       for (let k = 0; k < classes; k++) {
         for (let l = 0; l <= k; l++) {

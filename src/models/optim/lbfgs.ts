@@ -13,6 +13,9 @@ class History {
   private readonly s: Float64Array[] = [];
   private readonly y: Float64Array[] = [];
   private readonly rho: number[] = [];
+  /** Per pair sᵀy and yᵀy, for γ = sᵀy / yᵀy without two more passes over the parameters. */
+  private readonly sy: number[] = [];
+  private readonly yy: number[] = [];
   private readonly alpha: Float64Array;
 
   constructor(private readonly memory: number) {
@@ -27,16 +30,33 @@ class History {
     this.s.length = 0;
     this.y.length = 0;
     this.rho.length = 0;
+    this.sy.length = 0;
+    this.yy.length = 0;
   }
 
-  /** Keeps the pair only when sᵀy > 0, so the implied Hessian stays positive definite. */
+  /**
+   * Keeps the pair only when sᵀy > 0, so the implied Hessian stays positive definite. sᵀy, sᵀs
+   * and yᵀy are summed in one pass, each in index order on its own (the same doubles as three
+   * dot products, three chains of adds in flight instead of one).
+   */
   push(s: Float64Array, y: Float64Array): void {
-    const sy = dot(s, y);
-    if (!(sy > 1e-10 * norm2(s) * norm2(y))) return;
+    let sy = 0;
+    let ss = 0;
+    let yy = 0;
+    for (let j = 0; j < s.length; j++) {
+      const a = s[j];
+      const b = y[j];
+      sy += a * b;
+      ss += a * a;
+      yy += b * b;
+    }
+    if (!(sy > 1e-10 * Math.sqrt(ss) * Math.sqrt(yy))) return;
     if (this.s.length === this.memory) {
       const oldS = this.s.shift()!;
       const oldY = this.y.shift()!;
       this.rho.shift();
+      this.sy.shift();
+      this.yy.shift();
       oldS.set(s);
       oldY.set(y);
       this.s.push(oldS);
@@ -46,23 +66,31 @@ class History {
       this.y.push(Float64Array.from(y));
     }
     this.rho.push(1 / sy);
+    this.sy.push(sy);
+    this.yy.push(yy);
   }
 
   /**
    * d ← −H·g by the two-loop recursion. Each update of d is fused with the dot product
    * the next step takes of it (the same products, summed in the same order: the same
    * doubles as separate dot and axpy passes), so d is walked 2k + 1 times, not 4k + 2 —
-   * with 12 classes × 700 one-hot levels the loop is a sixth of a logistic fit.
+   * with 12 classes × 700 one-hot levels the loop is a sixth of a logistic fit. Returns dᵀg, summed
+   * in the last pass (which has no other sum): the same double as dot(d, g).
    */
-  direction(g: Float64Array, d: Float64Array): void {
+  direction(g: Float64Array, d: Float64Array): number {
     const k = this.s.length;
     const m = d.length;
+    let slope = 0;
     if (k === 0) {
-      for (let j = 0; j < m; j++) d[j] = -g[j];
-      return;
+      for (let j = 0; j < m; j++) {
+        const v = -g[j];
+        d[j] = v;
+        slope += v * g[j];
+      }
+      return slope;
     }
     const { s, y, rho, alpha } = this;
-    const gamma = dot(s[k - 1], y[k - 1]) / dot(y[k - 1], y[k - 1]);
+    const gamma = this.sy[k - 1] / this.yy[k - 1];
     let acc = 0;
     const first = s[k - 1];
     for (let j = 0; j < m; j++) {
@@ -105,9 +133,14 @@ class History {
           acc += next[j] * v;
         }
       } else {
-        for (let j = 0; j < m; j++) d[j] += c * si[j];
+        for (let j = 0; j < m; j++) {
+          const v = d[j] + c * si[j];
+          d[j] = v;
+          slope += v * g[j];
+        }
       }
     }
+    return slope;
   }
 }
 
@@ -123,13 +156,13 @@ export function lbfgs(objective: Objective, x0: Float64Array, options: MinimizeO
   it.start(objective.valueAndGradient(it.x, it.g));
   while (it.running()) {
     const g = it.g;
-    history.direction(g, d);
-    if (!(dot(d, g) < 0)) {
+    let slope = history.direction(g, d);
+    if (!(slope < 0)) {
       history.clear();
-      history.direction(g, d);
+      slope = history.direction(g, d);
     }
     const firstStep = history.length === 0;
-    let ls = strongWolfe(objective, it.x, it.f, g, d, it.xNew, it.gNew, firstStep ? Math.min(1, 1 / Math.max(norm2(g), 1e-300)) : 1);
+    let ls = strongWolfe(objective, it.x, it.f, g, d, it.xNew, it.gNew, firstStep ? Math.min(1, 1 / Math.max(norm2(g), 1e-300)) : 1, undefined, undefined, undefined, slope);
     if (!ls.ok && !firstStep) {
       history.clear();
       history.direction(g, d);

@@ -53,8 +53,9 @@ export function strongWolfe(
   c1 = 1e-4,
   c2 = 0.9,
   maxEvaluations = 40,
+  /** g0ᵀd when the caller already has it (the same double as dot(g0, d)). */
+  slope0 = dot(g0, d),
 ): LineSearchResult {
-  const slope0 = dot(g0, d);
   if (!(slope0 < 0)) return { ok: false, alpha: 0, f: f0 };
   let evaluations = 0;
   let lastAlpha = NaN;
