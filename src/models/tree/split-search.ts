@@ -68,6 +68,9 @@ export class SplitSearch {
   private readonly left: Float64Array;
   /** xlogx(left[k]) as the entropy scan last computed it: the same value of the same count, not computed twice. */
   private readonly leftX: Float64Array;
+  /** The entropy scan's right count per class as last passed to xlogx, and the result: a cache keyed on the argument. */
+  private readonly rightArg: Float64Array;
+  private readonly rightX: Float64Array;
   private readonly bestLeft: Float64Array;
   private readonly right: Float64Array;
   private readonly levelStats: Float64Array;
@@ -104,6 +107,8 @@ export class SplitSearch {
     this.miss = new Float64Array(this.S);
     this.left = new Float64Array(this.S);
     this.leftX = new Float64Array(this.S);
+    this.rightArg = new Float64Array(this.S);
+    this.rightX = new Float64Array(this.S);
     this.bestLeft = new Float64Array(this.S);
     this.right = new Float64Array(this.S);
     // One extra slot per level array for the pooled unit.
@@ -235,14 +240,18 @@ export class SplitSearch {
   private scanEntropy(arena: Arena, list: Int32Array, y: Int32Array, start: number, endKnown: number, values: Float64Array, Wt: number): number {
     const { w, unitWeights } = arena;
     if (unitWeights) return this.scanEntropyCounts(y, start, endKnown, values, Wt);
-    const { left, leftX, tot, bestLeft } = this;
+    const { left, leftX, rightArg, rightX, tot, bestLeft } = this;
     const msl = this.opts.minSamplesLeaf;
     const K = this.S;
     left.fill(0);
     leftX.fill(0); // xlogx(0)
     let sL = 0;
     let sR = 0;
-    for (let k = 0; k < K; k++) sR += xlogx(tot[k]);
+    for (let k = 0; k < K; k++) {
+      rightArg[k] = tot[k];
+      rightX[k] = xlogx(tot[k]);
+      sR += rightX[k];
+    }
     let WL = 0;
     let best = -Infinity;
     let at = -1;
@@ -254,7 +263,13 @@ export class SplitSearch {
       const rc = tot[c] - lc;
       const lx = xlogx(lc + wi);
       sL += lx - leftX[c];
-      sR += xlogx(Math.max(0, rc - wi)) - xlogx(rc);
+      // xlogx(rc) is usually the value this class's previous slot left (same argument, same result).
+      const rx = rc === rightArg[c] ? rightX[c] : xlogx(rc);
+      const rcNext = Math.max(0, rc - wi);
+      const rxNext = xlogx(rcNext);
+      sR += rxNext - rx;
+      rightArg[c] = rcNext;
+      rightX[c] = rxNext;
       leftX[c] = lx;
       left[c] = lc + wi;
       WL += wi;
