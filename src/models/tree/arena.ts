@@ -291,16 +291,7 @@ export function childArena(parent: Arena, start: number, end: number, b: number,
     const sc = sortedClassOf ? sortedClassOf[q] : null;
     const st = sortedTargetOf ? sortedTargetOf[q] : null;
     q++;
-    let k = 0;
-    for (let i = start; i < end; i++) {
-      const j = map[list[i]];
-      if (j < 0) continue;
-      out[k] = j;
-      sv[k] = pv[i];
-      if (sc) sc[k] = (pc as Int32Array)[i];
-      if (st) st[k] = (pt as Float64Array)[i];
-      k++;
-    }
+    copyFiltered(list, pv, pc, pt, start, end, map, m, out, sv, sc, st);
     sorted[f] = out;
     sortedValues[f] = sv;
     sortedClass[f] = sc;
@@ -393,9 +384,71 @@ export function releaseRange(arena: Arena): void {
 function canCut(list: Int32Array, values: Float64Array, start: number, end: number, map: Int32Array): boolean {
   let lo = start;
   while (lo < end && map[list[lo]] < 0) lo++;
-  let hi = end - 1;
-  while (hi >= lo && (map[list[hi]] < 0 || values[hi] !== values[hi])) hi--;
+  let hi = firstMissing(values, start, end) - 1;
+  while (hi >= lo && map[list[hi]] < 0) hi--;
   return hi > lo && values[lo] !== values[hi];
+}
+
+/**
+ * The position of the first missing value in values[start, end) (ascending, NaN last), or end:
+ * a binary search, where a scan back would pass every missing slot (82 % of a column in movies.csv).
+ */
+export function firstMissing(values: Float64Array, start: number, end: number): number {
+  let lo = start;
+  let hi = end;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid] === values[mid]) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The entries of a parent's list range [start, end) whose slot the branch keeps (map ≥ 0), as
+ * child slots, with their values and classes or targets; `m` of them. Branch-free: every entry
+ * is written and the position advances only for a kept one (which is a coin flip per entry, a
+ * branch the processor would often mispredict); the loop ends at the m-th, so no write passes the end.
+ */
+function copyFiltered(
+  list: Int32Array,
+  pv: Float64Array,
+  pc: Int32Array | null,
+  pt: Float64Array | null,
+  start: number,
+  end: number,
+  map: Int32Array,
+  m: number,
+  out: Int32Array,
+  sv: Float64Array,
+  sc: Int32Array | null,
+  st: Float64Array | null,
+): void {
+  let k = 0;
+  if (pc && sc) {
+    for (let i = start; i < end && k < m; i++) {
+      const j = map[list[i]];
+      out[k] = j;
+      sv[k] = pv[i];
+      sc[k] = pc[i];
+      k += (j >>> 31) ^ 1;
+    }
+  } else if (pt && st) {
+    for (let i = start; i < end && k < m; i++) {
+      const j = map[list[i]];
+      out[k] = j;
+      sv[k] = pv[i];
+      st[k] = pt[i];
+      k += (j >>> 31) ^ 1;
+    }
+  } else {
+    for (let i = start; i < end && k < m; i++) {
+      const j = map[list[i]];
+      out[k] = j;
+      sv[k] = pv[i];
+      k += (j >>> 31) ^ 1;
+    }
+  }
 }
 
 /** Whether the first m entries are all exactly 1 (unit weights, whole rows: the fast paths of the split search). */
