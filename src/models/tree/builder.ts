@@ -105,10 +105,14 @@ export class TreeBuilder {
     const newId = new Int32Array(this.kind.length);
     for (let i = 0; i < n; i++) newId[order[i]] = i;
     // Level maps are a column's level count each (hundreds for a name column): one buffer, sized first, not pushes.
+    // The candidate lists too: typed arrays of the final length, written in place (pushes onto growing arrays were most of freeze).
     let mapLength = 0;
+    let candLength = 0;
     for (const old of order) {
       const rule = this.rule[old];
-      if (this.kind[old] !== LEAF && rule && rule.levelMap) mapLength += rule.levelMap.length;
+      if (this.kind[old] === LEAF || !rule) continue;
+      if (rule.levelMap) mapLength += rule.levelMap.length;
+      candLength += this.candCount[old];
     }
     const levelMap = new Int32Array(mapLength);
     let mapAt = 0;
@@ -130,9 +134,10 @@ export class TreeBuilder {
       candOffset: new Int32Array(n + 1),
     };
     const oblique: number[] = [];
-    const candFeature: number[] = [];
-    const candScore: number[] = [];
-    const candThreshold: number[] = [];
+    const candFeature = new Int32Array(candLength);
+    const candScore = new Float64Array(candLength);
+    const candThreshold = new Float64Array(candLength);
+    let candAt = 0;
     const leafModelOffset = new Int32Array(n).fill(-1);
     const leafModels: number[] = [];
     order.forEach((old, i) => {
@@ -162,20 +167,21 @@ export class TreeBuilder {
           for (let j = 0; j < d; j++) oblique.push(rule.weights[j]);
         }
         for (let c = this.candFrom[old], e = c + this.candCount[old]; c < e; c++) {
-          candFeature.push(this.candF[c]);
-          candScore.push(this.candS[c]);
-          candThreshold.push(this.candT[c]);
+          candFeature[candAt] = this.candF[c];
+          candScore[candAt] = this.candS[c];
+          candThreshold[candAt] = this.candT[c];
+          candAt++;
         }
       }
-      s.candOffset[i + 1] = candFeature.length;
+      s.candOffset[i + 1] = candAt;
     });
     return {
       ...s,
       levelMap,
       obliqueWeights: Float64Array.from(oblique),
-      candFeature: Int32Array.from(candFeature),
-      candScore: Float64Array.from(candScore),
-      candThreshold: Float64Array.from(candThreshold),
+      candFeature,
+      candScore,
+      candThreshold,
       // Only a tree with perceptron leaves carries the fields: every other artifact stays as it was.
       ...(leafModels.length > 0 ? { leafModelOffset, leafModels: Float64Array.from(leafModels) } : {}),
     };
