@@ -383,7 +383,7 @@ export class SplitSearch {
     const codes = this.cols.cat[f] as Int32Array;
     const S = this.S;
     const { levelStats, levelW, levelN, tot, miss, seen } = this;
-    miss.fill(0);
+    for (let k = 0; k < S; k++) miss[k] = 0;
     let missW = 0;
     // One pass over the node's rows; only the levels present are touched (and cleared after),
     // so a node costs its rows plus its levels, not the column's level count.
@@ -442,7 +442,7 @@ export class SplitSearch {
     } finally {
       for (let i = 0; i < np; i++) {
         const l = seen[i];
-        levelStats.fill(0, l * S, l * S + S);
+        for (let k = l * S, e = k + S; k < e; k++) levelStats[k] = 0; // not fill(): a builtin call per level cost more than the stores
         levelW[l] = 0;
         levelN[l] = 0;
         this.pooled[l] = 0;
