@@ -20,6 +20,7 @@
  * Ties: within a feature the lowest threshold (or first cut) wins.
  */
 import type { Arena, NodeRange, SplitRule, TreeTarget } from "./arena.js";
+import { firstMissing } from "./arena.js";
 import type { ImpurityKind } from "./impurity.js";
 import { impurityOf, intrinsicValue, intrinsicValue2, xlogx as xlogxImported } from "./impurity.js";
 import type { TreeColumns } from "./tree-columns.js";
@@ -133,17 +134,6 @@ export class SplitSearch {
     return this.categorical(range, f, nodeStats, nodeW, nodeImpurity);
   }
 
-  private addSlot(out: Float64Array, off: number, arena: Arena, s: number): void {
-    const wi = arena.w[s];
-    if (arena.yc) out[off + arena.yc[s]] += wi;
-    else {
-      const y = (arena.yr as Float64Array)[s];
-      out[off] += wi;
-      out[off + 1] += wi * y;
-      out[off + 2] += wi * y * y;
-    }
-  }
-
   private imp(stats: Float64Array, off: number, total: number): number {
     return impurityOf(this.impurity, stats, off, this.target.K, total);
   }
@@ -161,13 +151,22 @@ export class SplitSearch {
     const values = arena.sortedValues[f] as Float64Array;
     const { w } = arena;
     const { tot, miss } = this;
-    miss.fill(0);
+    for (let k = 0; k < this.S; k++) miss[k] = 0;
     let missW = 0;
-    let endKnown = end;
-    while (endKnown > start && Number.isNaN(values[endKnown - 1])) {
-      endKnown--;
-      this.addSlot(miss, 0, arena, list[endKnown]);
-      missW += w[list[endKnown]];
+    const endKnown = firstMissing(values, start, end);
+    // The missing slots' statistics, summed from the end as ever, their classes or targets read in list order.
+    const cls = arena.sortedClass[f];
+    const tgt = arena.sortedTarget[f];
+    for (let i = end - 1; i >= endKnown; i--) {
+      const ws = w[list[i]];
+      if (cls) miss[cls[i]] += ws;
+      else {
+        const y = (tgt as Float64Array)[i];
+        miss[0] += ws;
+        miss[1] += ws * y;
+        miss[2] += ws * y * y;
+      }
+      missW += ws;
     }
     const known = endKnown - start;
     const msl = this.opts.minSamplesLeaf;
@@ -390,7 +389,7 @@ export class SplitSearch {
     let np = 0;
     const { rows, w, members, yc } = arena;
     if (yc) {
-      // Classification, the addSlot of the loop below written out: this pass runs for every categorical feature at every node.
+      // Classification, the per-slot sums written out: this pass runs for every categorical feature at every node.
       for (let i = start; i < end; i++) {
         const s = members[i];
         const c = codes[rows[s]];
