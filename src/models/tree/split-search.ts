@@ -536,8 +536,8 @@ export class SplitSearch {
     }
     const L = this.cols.nLevels[f];
     // Each present level with its pooled flag, for the level map if this split is chosen.
-    const levels: number[] = [];
-    for (let i = 0; i < np; i++) levels.push(2 * present[i] + pooled[present[i]]);
+    const levels = new Array<number>(np); // sized once: pushes regrew it, and the copies were the collector's
+    for (let i = 0; i < np; i++) levels[i] = 2 * present[i] + pooled[present[i]];
     const nb = U + (np < L ? 1 : 0);
     const gain = rho * Math.max(0, impT - after);
     const iv = intrinsicValue(unitW, U, Wt);
@@ -595,8 +595,8 @@ export class SplitSearch {
       if (j <= bestCut) WLbest += levelW[u];
     }
     // Each present level with its side, for the level map if this split is chosen.
-    const levels: number[] = [];
-    for (let i = 0; i < np; i++) levels.push(2 * present[i] + unitKey[pooled[present[i]] ? P : present[i]]);
+    const levels = new Array<number>(np); // sized once, as in multiway
+    for (let i = 0; i < np; i++) levels[i] = 2 * present[i] + unitKey[pooled[present[i]] ? P : present[i]];
     const gain = rho * Math.max(0, bestDelta);
     const iv = intrinsicValue2(WLbest, Wt - WLbest, Wt);
     const ratio = iv > 0 ? gain / iv : 0;
