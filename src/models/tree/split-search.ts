@@ -129,7 +129,15 @@ export class SplitSearch {
   }
 
   /** `nodeStats`/`nodeW`/`nodeImpurity` describe every slot of the node, missing ones included. */
+  /**
+   * Set by evaluate: the feature has fewer than two different known values at the node, so
+   * no node below can split on it either (a child's rows are some of its parent's, missing-value
+   * copies included) and the grower need not evaluate it there (grow.ts Work.spent).
+   */
+  spent = false;
+
   evaluate(range: NodeRange, f: number, nodeStats: Float64Array, nodeW: number, nodeImpurity: number): Candidate | null {
+    this.spent = false;
     if (this.cols.num[f]) return this.numeric(range, f, nodeStats, nodeW, nodeImpurity);
     return this.categorical(range, f, nodeStats, nodeW, nodeImpurity);
   }
@@ -147,7 +155,10 @@ export class SplitSearch {
   private numeric(range: NodeRange, f: number, nodeStats: Float64Array, nodeW: number, nodeImpurity: number): Candidate | null {
     const { arena, start, end } = range;
     const list = arena.sorted[f];
-    if (!list) return null; // no threshold anywhere below (arena.ts childArena)
+    if (!list) {
+      this.spent = true; // no threshold anywhere below (arena.ts childArena)
+      return null;
+    }
     const values = arena.sortedValues[f] as Float64Array;
     const { w } = arena;
     const { tot, miss } = this;
@@ -170,7 +181,11 @@ export class SplitSearch {
     }
     const known = endKnown - start;
     const msl = this.opts.minSamplesLeaf;
-    if (known < 2 || known < 2 * msl) return null;
+    if (known < 2 || values[start] === values[endKnown - 1]) {
+      this.spent = true; // the scan would find no two different values to cut between
+      return null;
+    }
+    if (known < 2 * msl) return null;
     for (let k = 0; k < this.S; k++) tot[k] = nodeStats[k] - miss[k];
     const Wt = missW > 0 ? nodeW - missW : nodeW;
     if (!(Wt > 0)) return null;
@@ -445,7 +460,11 @@ export class SplitSearch {
     try {
       for (let k = 0; k < S; k++) tot[k] = nodeStats[k] - miss[k];
       const Wt = missW > 0 ? nodeW - missW : nodeW;
-      if (!(Wt > 0) || np < 2) return null;
+      if (np < 2) {
+        this.spent = true;
+        return null;
+      }
+      if (!(Wt > 0)) return null;
       const U = this.pool(np);
       const rho = Wt / nodeW;
       const impT = this.imp(tot, 0, Wt);
