@@ -254,9 +254,9 @@ export function childArena(parent: Arena, start: number, end: number, b: number,
   const members = new Int32Array(buffer, i32At, m);
   const rows = new Int32Array(buffer, i32At + 4 * m, m);
   const yc = parent.yc ? new Int32Array(buffer, i32At + 8 * m, m) : null;
-  for (let i = start, t = 0; i < end; i++) {
+  // Branch-free as copyFiltered: every slot is written at t, which advances only for a kept one.
+  for (let i = start, t = 0; i < end && t < m; i++) {
     const s = parent.members[i];
-    if (map[s] < 0) continue;
     const missing = mark[s] < 0;
     members[t] = t;
     rows[t] = parent.rows[s];
@@ -264,7 +264,7 @@ export function childArena(parent: Arena, start: number, end: number, b: number,
     share[t] = missing ? parent.share[s] * fraction : parent.share[s];
     if (yc) yc[t] = (parent.yc as Int32Array)[s];
     if (yr) yr[t] = (parent.yr as Float64Array)[s];
-    t++;
+    t += (map[s] >>> 31) ^ 1;
   }
   const sorted: (Int32Array | null)[] = new Array<Int32Array | null>(d).fill(null);
   const sortedValues: (Float64Array | null)[] = new Array<Float64Array | null>(d).fill(null);

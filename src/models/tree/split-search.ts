@@ -479,7 +479,7 @@ export class SplitSearch {
         this.pooled[l] = 0;
       }
       const P = this.poolSlot;
-      levelStats.fill(0, P * S, P * S + S);
+      for (let k = P * S, e = k + S; k < e; k++) levelStats[k] = 0;
       levelW[P] = 0;
       levelN[P] = 0;
     }
