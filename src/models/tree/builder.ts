@@ -29,9 +29,11 @@ export class TreeBuilder {
    */
   private readonly candFrom: number[] = [];
   private readonly candCount: number[] = [];
-  private readonly candF: number[] = [];
-  private readonly candS: number[] = [];
-  private readonly candT: number[] = [];
+  /** Typed and grown by doubling: pushes of a score and a threshold per candidate onto plain arrays were most of setSplit. */
+  private candF = new Int32Array(256);
+  private candS = new Float64Array(256);
+  private candT = new Float64Array(256);
+  private candLength = 0;
   /** A perceptron leaf's model (leaf-model.ts layout), set after pruning; null elsewhere. */
   readonly leafModel: (Float64Array | null)[] = [];
 
@@ -80,14 +82,32 @@ export class TreeBuilder {
     }
     // The grower judges features in column order unless max_features draws them at random.
     const list = inOrder ? candidates : [...candidates].sort((a, b) => a.feature - b.feature);
-    this.candFrom[node] = this.candF.length;
+    if (this.candLength + list.length > this.candF.length) this.growCandidates(this.candLength + list.length);
+    const { candF, candS, candT } = this;
+    let at = this.candLength;
+    this.candFrom[node] = at;
     for (const c of list) {
       if (c.feature < 0) continue;
-      this.candF.push(c.feature);
-      this.candS.push(c.score);
-      this.candT.push(c.threshold);
+      candF[at] = c.feature;
+      candS[at] = c.score;
+      candT[at] = c.threshold;
+      at++;
     }
-    this.candCount[node] = this.candF.length - this.candFrom[node];
+    this.candCount[node] = at - this.candFrom[node];
+    this.candLength = at;
+  }
+
+  private growCandidates(atLeast: number): void {
+    const size = Math.max(atLeast, 2 * this.candF.length);
+    const f = new Int32Array(size);
+    const sc = new Float64Array(size);
+    const t = new Float64Array(size);
+    f.set(this.candF);
+    sc.set(this.candS);
+    t.set(this.candT);
+    this.candF = f;
+    this.candS = sc;
+    this.candT = t;
   }
 
   makeLeaf(node: number): void {
@@ -105,10 +125,14 @@ export class TreeBuilder {
     const newId = new Int32Array(this.kind.length);
     for (let i = 0; i < n; i++) newId[order[i]] = i;
     // Level maps are a column's level count each (hundreds for a name column): one buffer, sized first, not pushes.
+    // The candidate lists too: typed arrays of the final length, written in place (pushes onto growing arrays were most of freeze).
     let mapLength = 0;
+    let candLength = 0;
     for (const old of order) {
       const rule = this.rule[old];
-      if (this.kind[old] !== LEAF && rule && rule.levelMap) mapLength += rule.levelMap.length;
+      if (this.kind[old] === LEAF || !rule) continue;
+      if (rule.levelMap) mapLength += rule.levelMap.length;
+      candLength += this.candCount[old];
     }
     const levelMap = new Int32Array(mapLength);
     let mapAt = 0;
@@ -130,9 +154,10 @@ export class TreeBuilder {
       candOffset: new Int32Array(n + 1),
     };
     const oblique: number[] = [];
-    const candFeature: number[] = [];
-    const candScore: number[] = [];
-    const candThreshold: number[] = [];
+    const candFeature = new Int32Array(candLength);
+    const candScore = new Float64Array(candLength);
+    const candThreshold = new Float64Array(candLength);
+    let candAt = 0;
     const leafModelOffset = new Int32Array(n).fill(-1);
     const leafModels: number[] = [];
     order.forEach((old, i) => {
@@ -161,21 +186,23 @@ export class TreeBuilder {
           s.mapOffset[i] = oblique.length;
           for (let j = 0; j < d; j++) oblique.push(rule.weights[j]);
         }
+        const { candF, candS, candT } = this;
         for (let c = this.candFrom[old], e = c + this.candCount[old]; c < e; c++) {
-          candFeature.push(this.candF[c]);
-          candScore.push(this.candS[c]);
-          candThreshold.push(this.candT[c]);
+          candFeature[candAt] = candF[c];
+          candScore[candAt] = candS[c];
+          candThreshold[candAt] = candT[c];
+          candAt++;
         }
       }
-      s.candOffset[i + 1] = candFeature.length;
+      s.candOffset[i + 1] = candAt;
     });
     return {
       ...s,
       levelMap,
       obliqueWeights: Float64Array.from(oblique),
-      candFeature: Int32Array.from(candFeature),
-      candScore: Float64Array.from(candScore),
-      candThreshold: Float64Array.from(candThreshold),
+      candFeature,
+      candScore,
+      candThreshold,
       // Only a tree with perceptron leaves carries the fields: every other artifact stays as it was.
       ...(leafModels.length > 0 ? { leafModelOffset, leafModels: Float64Array.from(leafModels) } : {}),
     };

@@ -91,6 +91,8 @@ interface Work {
   readonly old: number;
   /** Where each sorted list of the node can be brought up to date from (lazy-lists.ts); null: the lists are always current. */
   readonly base: Int32Array | null;
+  /** Per feature, 1 where an ancestor (or this node) found fewer than two different known values (SplitSearch.spent): not evaluated again below; null: none. */
+  readonly spent: Uint8Array | null;
 }
 
 export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext, overrides: FitOverrides = {}): TreeState {
@@ -148,9 +150,11 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
   builder.add(-1, 1, rootW, impurityOf(kind, rootStats, 0, K, rootW), valueOf(rootStats));
   const valRoot: ValRows | null = opts.pruning === "pre" ? { rows: split.validation, w: gather(w, split.validation) } : null;
 
-  const stack: Work[] = [{ range: root, node: 0, depth: 0, count: growRows.length, stats: rootStats, weight: rootW, val: valRoot, old: reuse ? 0 : -1, base: lists ? lists.rootBase() : null }];
+  const stack: Work[] = [{ range: root, node: 0, depth: 0, count: growRows.length, stats: rootStats, weight: rootW, val: valRoot, old: reuse ? 0 : -1, base: lists ? lists.rootBase() : null, spent: null }];
   arena.pending = 1;
   let expanded = 0;
+  /** The features axisCandidates found spent at the node being expanded, with its ancestors' (Work.spent). */
+  let spentHere: Uint8Array | null = null;
   let settled = 0;
   /** Perceptron leaves: the models of the nodes the grower stopped at because their perceptron fits (by builder node). */
   const leafFits = new Map<number, Float64Array>();
@@ -204,7 +208,9 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
     if (regression && constantTarget(item.range)) return null;
     if (opts.leafModel && perceptronFits(item)) return null;
 
+    spentHere = item.spent;
     const candidates = opts.oblique ? obliqueCandidates(item, impurity) : axisCandidates(item, impurity);
+    const spent = spentHere;
     const best = chooseSplit(candidates, opts.criterion);
     if (!best) return null;
     if ((weight / rootW) * best.gain < opts.minImpurityDecrease) return null;
@@ -244,7 +250,7 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
       }
       const old = reuse && item.old >= 0 ? reuse.childOf(item.old, best.rule, b) : -1;
       const base = lists ? lists.childBase(item, r) : null;
-      out.push({ range: r, node: first + b, depth: depth + 1, count: outcome.counts[b], stats: childStats[b].s, weight: childStats[b].w, val: childVal[b], old, base });
+      out.push({ range: r, node: first + b, depth: depth + 1, count: outcome.counts[b], stats: childStats[b].s, weight: childStats[b].w, val: childVal[b], old, base, spent });
     });
     return out;
   }
@@ -262,8 +268,17 @@ export function fitTree(train: TrainingSet, opts: EngineOptions, ctx: FitContext
       // max_features as scikit-learn reads it: keep drawing past the quota until one feature can split.
       if (i >= maxFeatures && out.length > 0) break;
       if (i >= maxFeatures) lists?.freshen(item, order.slice(i, i + 1), 1, stack);
-      const c = search.evaluate(item.range, order[i], item.stats, item.weight, impurity);
+      const f = order[i];
+      if (spentHere && spentHere[f]) continue; // evaluate would return null, as it did above
+      const c = search.evaluate(item.range, f, item.stats, item.weight, impurity);
       if (c) out.push(c);
+      else if (search.spent) {
+        // A copy per node that finds one (the parent's set stays as its other children have it).
+        const next = new Uint8Array(d);
+        if (spentHere) next.set(spentHere);
+        next[f] = 1;
+        spentHere = next;
+      }
     }
     return out;
   }

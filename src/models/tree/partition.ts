@@ -5,7 +5,7 @@
  * copied into one fresh arena per branch, missing ones with reduced weights.
  */
 import type { Arena, NodeRange, SplitRule, TreeTarget } from "./arena.js";
-import { branchOf, childArena } from "./arena.js";
+import { branchOf, childArena, firstMissing } from "./arena.js";
 import type { TreeColumns } from "./tree-columns.js";
 import { THRESHOLD } from "./tree-state.js";
 import { scratchArray } from "./scratch.js";
@@ -99,8 +99,7 @@ function thresholdBranches(range: NodeRange, rule: SplitRule, S: number, branchW
   const cls = arena.sortedClass[rule.feature];
   const tgt = arena.sortedTarget[rule.feature];
   const t = rule.threshold;
-  let known = end;
-  while (known > start && values[known - 1] !== values[known - 1]) known--;
+  const known = firstMissing(values, start, end);
   // First position past the threshold: values[start, known) ascend.
   let lo = start;
   let hi = known;

@@ -226,7 +226,9 @@ let weightStack = new Float64Array(64);
  * leaves that hold a perceptron (their class distribution where the row misses a value the perceptron reads).
  */
 function slowWalk(s: TreeState, cols: TreeColumns, start: number, i: number, compiledState: Compiled, out: Float64Array, W: number): void {
-  const { kind, childStart, childCount, branchFraction } = s;
+  // Everything a step reads, loaded once per row (not per step through branch(): the state is a large object literal).
+  const { kind, childStart, childCount, branchFraction, feature, threshold, levelMap, mapOffset } = s;
+  const { num, cat, nLevels } = cols;
   const { leafOut, modelAt } = compiledState;
   if (nodeStack.length < kind.length) {
     nodeStack = new Int32Array(kind.length);
@@ -237,27 +239,39 @@ function slowWalk(s: TreeState, cols: TreeColumns, start: number, i: number, com
   nodeStack[top] = start;
   weightStack[top++] = 1;
   while (top > 0) {
-    const at = nodeStack[--top];
+    let at = nodeStack[--top];
     const wt = weightStack[top];
-    if (kind[at] === LEAF) {
-      if (modelAt && modelAt[at] >= 0 && addLeafModelOutput(s.value, at, W, s.leafModels as Float64Array, modelAt[at], cols.num.length, cols.num, i, out, o, wt)) continue;
-      const base = at * W;
-      for (let c = 0; c < W; c++) out[o + c] += wt * leafOut[base + c];
-      continue;
-    }
-    const first = childStart[at];
-    const br = branch(s, cols, at, i);
-    if (br >= 0) {
-      nodeStack[top] = first + br;
-      weightStack[top++] = wt;
-      continue;
-    }
-    for (let c = 0; c < childCount[at]; c++) {
-      const f = branchFraction[first + c];
-      if (f > 0) {
-        nodeStack[top] = first + c;
-        weightStack[top++] = wt * f;
+    // Down the known branches without the stack (a push popped at once), until a leaf or a missing value.
+    for (;;) {
+      const k = kind[at];
+      if (k === LEAF) {
+        if (modelAt && modelAt[at] >= 0 && addLeafModelOutput(s.value, at, W, s.leafModels as Float64Array, modelAt[at], cols.num.length, cols.num, i, out, o, wt)) break;
+        const base = at * W;
+        for (let c = 0; c < W; c++) out[o + c] += wt * leafOut[base + c];
+        break;
       }
+      const first = childStart[at];
+      let br: number;
+      if (k === THRESHOLD) {
+        const v = (num[feature[at]] as Float64Array)[i];
+        br = v !== v ? -1 : v <= threshold[at] ? 0 : 1;
+      } else if (k === CATEGORICAL) {
+        const f = feature[at];
+        const c = (cat[f] as Int32Array)[i];
+        br = c < 0 || c >= nLevels[f] ? -1 : levelMap[mapOffset[at] + c];
+      } else br = branch(s, cols, at, i);
+      if (br >= 0) {
+        at = first + br;
+        continue;
+      }
+      for (let c = 0; c < childCount[at]; c++) {
+        const f = branchFraction[first + c];
+        if (f > 0) {
+          nodeStack[top] = first + c;
+          weightStack[top++] = wt * f;
+        }
+      }
+      break;
     }
   }
 }

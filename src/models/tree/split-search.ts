@@ -20,6 +20,7 @@
  * Ties: within a feature the lowest threshold (or first cut) wins.
  */
 import type { Arena, NodeRange, SplitRule, TreeTarget } from "./arena.js";
+import { firstMissing } from "./arena.js";
 import type { ImpurityKind } from "./impurity.js";
 import { impurityOf, intrinsicValue, intrinsicValue2, xlogx as xlogxImported } from "./impurity.js";
 import type { TreeColumns } from "./tree-columns.js";
@@ -68,6 +69,9 @@ export class SplitSearch {
   private readonly left: Float64Array;
   /** xlogx(left[k]) as the entropy scan last computed it: the same value of the same count, not computed twice. */
   private readonly leftX: Float64Array;
+  /** The entropy scan's right count per class as last passed to xlogx, and the result: a cache keyed on the argument. */
+  private readonly rightArg: Float64Array;
+  private readonly rightX: Float64Array;
   private readonly bestLeft: Float64Array;
   private readonly right: Float64Array;
   private readonly levelStats: Float64Array;
@@ -104,6 +108,8 @@ export class SplitSearch {
     this.miss = new Float64Array(this.S);
     this.left = new Float64Array(this.S);
     this.leftX = new Float64Array(this.S);
+    this.rightArg = new Float64Array(this.S);
+    this.rightX = new Float64Array(this.S);
     this.bestLeft = new Float64Array(this.S);
     this.right = new Float64Array(this.S);
     // One extra slot per level array for the pooled unit.
@@ -123,20 +129,17 @@ export class SplitSearch {
   }
 
   /** `nodeStats`/`nodeW`/`nodeImpurity` describe every slot of the node, missing ones included. */
+  /**
+   * Set by evaluate: the feature has fewer than two different known values at the node, so
+   * no node below can split on it either (a child's rows are some of its parent's, missing-value
+   * copies included) and the grower need not evaluate it there (grow.ts Work.spent).
+   */
+  spent = false;
+
   evaluate(range: NodeRange, f: number, nodeStats: Float64Array, nodeW: number, nodeImpurity: number): Candidate | null {
+    this.spent = false;
     if (this.cols.num[f]) return this.numeric(range, f, nodeStats, nodeW, nodeImpurity);
     return this.categorical(range, f, nodeStats, nodeW, nodeImpurity);
-  }
-
-  private addSlot(out: Float64Array, off: number, arena: Arena, s: number): void {
-    const wi = arena.w[s];
-    if (arena.yc) out[off + arena.yc[s]] += wi;
-    else {
-      const y = (arena.yr as Float64Array)[s];
-      out[off] += wi;
-      out[off + 1] += wi * y;
-      out[off + 2] += wi * y * y;
-    }
   }
 
   private imp(stats: Float64Array, off: number, total: number): number {
@@ -152,21 +155,37 @@ export class SplitSearch {
   private numeric(range: NodeRange, f: number, nodeStats: Float64Array, nodeW: number, nodeImpurity: number): Candidate | null {
     const { arena, start, end } = range;
     const list = arena.sorted[f];
-    if (!list) return null; // no threshold anywhere below (arena.ts childArena)
+    if (!list) {
+      this.spent = true; // no threshold anywhere below (arena.ts childArena)
+      return null;
+    }
     const values = arena.sortedValues[f] as Float64Array;
     const { w } = arena;
     const { tot, miss } = this;
-    miss.fill(0);
+    for (let k = 0; k < this.S; k++) miss[k] = 0;
     let missW = 0;
-    let endKnown = end;
-    while (endKnown > start && Number.isNaN(values[endKnown - 1])) {
-      endKnown--;
-      this.addSlot(miss, 0, arena, list[endKnown]);
-      missW += w[list[endKnown]];
+    const endKnown = firstMissing(values, start, end);
+    // The missing slots' statistics, summed from the end as ever, their classes or targets read in list order.
+    const cls = arena.sortedClass[f];
+    const tgt = arena.sortedTarget[f];
+    for (let i = end - 1; i >= endKnown; i--) {
+      const ws = w[list[i]];
+      if (cls) miss[cls[i]] += ws;
+      else {
+        const y = (tgt as Float64Array)[i];
+        miss[0] += ws;
+        miss[1] += ws * y;
+        miss[2] += ws * y * y;
+      }
+      missW += ws;
     }
     const known = endKnown - start;
     const msl = this.opts.minSamplesLeaf;
-    if (known < 2 || known < 2 * msl) return null;
+    if (known < 2 || values[start] === values[endKnown - 1]) {
+      this.spent = true; // the scan would find no two different values to cut between
+      return null;
+    }
+    if (known < 2 * msl) return null;
     for (let k = 0; k < this.S; k++) tot[k] = nodeStats[k] - miss[k];
     const Wt = missW > 0 ? nodeW - missW : nodeW;
     if (!(Wt > 0)) return null;
@@ -177,6 +196,7 @@ export class SplitSearch {
         : this.scanEntropy(arena, list, arena.sortedClass[f] as Int32Array, start, endKnown, values, Wt)
       : this.scanVariance(arena, list, arena.sortedTarget[f] as Float64Array, start, endKnown, values, Wt);
     if (at < 0) return null;
+    if (this.target.yc) this.classCountsTo(arena, list, arena.sortedClass[f] as Int32Array, start, at);
 
     const { bestLeft, right } = this;
     let WL = 0;
@@ -194,10 +214,25 @@ export class SplitSearch {
     return new ThresholdCandidate(f, gain, this.scoreOf(gain, ratio, nodeImpurity), ratio, threshold);
   }
 
-  /** Position of the best cut (last slot of the left side) or -1; leaves its left statistics in bestLeft. */
+  /**
+   * bestLeft = the class weights of list positions [start, at], summed from zero in list order:
+   * the numbers a classification scan had in `left` at its best cut. Recounted once instead of
+   * copied (K numbers) at every improvement on the way up, which most cut positions are.
+   */
+  private classCountsTo(arena: Arena, list: Int32Array, y: Int32Array, start: number, at: number): void {
+    const { bestLeft } = this;
+    for (let k = 0; k < this.S; k++) bestLeft[k] = 0;
+    if (arena.unitWeights) for (let i = start; i <= at; i++) bestLeft[y[i]] += 1;
+    else {
+      const { w } = arena;
+      for (let i = start; i <= at; i++) bestLeft[y[i]] += w[list[i]];
+    }
+  }
+
+  /** Position of the best cut (last slot of the left side) or -1; a classification scan's left statistics there are recounted (classCountsTo), a regression scan leaves them in bestLeft. */
   private scanGini(arena: Arena, list: Int32Array, y: Int32Array, start: number, endKnown: number, values: Float64Array, Wt: number): number {
     const { w, unitWeights } = arena;
-    const { left, tot, bestLeft } = this;
+    const { left, tot } = this;
     const msl = this.opts.minSamplesLeaf;
     const K = this.S;
     left.fill(0);
@@ -226,7 +261,6 @@ export class SplitSearch {
       if (proxy > best) {
         best = proxy;
         at = i;
-        for (let k = 0; k < K; k++) bestLeft[k] = left[k]; // not set(): a call per improvement, and most positions improve on the way up
       }
     }
     return at;
@@ -235,14 +269,18 @@ export class SplitSearch {
   private scanEntropy(arena: Arena, list: Int32Array, y: Int32Array, start: number, endKnown: number, values: Float64Array, Wt: number): number {
     const { w, unitWeights } = arena;
     if (unitWeights) return this.scanEntropyCounts(y, start, endKnown, values, Wt);
-    const { left, leftX, tot, bestLeft } = this;
+    const { left, leftX, rightArg, rightX, tot } = this;
     const msl = this.opts.minSamplesLeaf;
     const K = this.S;
     left.fill(0);
     leftX.fill(0); // xlogx(0)
     let sL = 0;
     let sR = 0;
-    for (let k = 0; k < K; k++) sR += xlogx(tot[k]);
+    for (let k = 0; k < K; k++) {
+      rightArg[k] = tot[k];
+      rightX[k] = xlogx(tot[k]);
+      sR += rightX[k];
+    }
     let WL = 0;
     let best = -Infinity;
     let at = -1;
@@ -254,7 +292,13 @@ export class SplitSearch {
       const rc = tot[c] - lc;
       const lx = xlogx(lc + wi);
       sL += lx - leftX[c];
-      sR += xlogx(Math.max(0, rc - wi)) - xlogx(rc);
+      // xlogx(rc) is usually the value this class's previous slot left (same argument, same result).
+      const rx = rc === rightArg[c] ? rightX[c] : xlogx(rc);
+      const rcNext = Math.max(0, rc - wi);
+      const rxNext = xlogx(rcNext);
+      sR += rxNext - rx;
+      rightArg[c] = rcNext;
+      rightX[c] = rxNext;
       leftX[c] = lx;
       left[c] = lc + wi;
       WL += wi;
@@ -268,7 +312,6 @@ export class SplitSearch {
       if (proxy > best) {
         best = proxy;
         at = i;
-        for (let k = 0; k < K; k++) bestLeft[k] = left[k];
       }
     }
     return at;
@@ -280,7 +323,7 @@ export class SplitSearch {
    * same numbers, without a logarithm per class per slot.
    */
   private scanEntropyCounts(y: Int32Array, start: number, endKnown: number, values: Float64Array, Wt: number): number {
-    const { left, leftX, tot, bestLeft } = this;
+    const { left, leftX, tot } = this;
     const msl = this.opts.minSamplesLeaf;
     const K = this.S;
     const X = this.xlogxTable(endKnown - start);
@@ -312,7 +355,6 @@ export class SplitSearch {
       if (proxy > best) {
         best = proxy;
         at = i;
-        for (let k = 0; k < K; k++) bestLeft[k] = left[k];
       }
     }
     return at;
@@ -368,14 +410,14 @@ export class SplitSearch {
     const codes = this.cols.cat[f] as Int32Array;
     const S = this.S;
     const { levelStats, levelW, levelN, tot, miss, seen } = this;
-    miss.fill(0);
+    for (let k = 0; k < S; k++) miss[k] = 0;
     let missW = 0;
     // One pass over the node's rows; only the levels present are touched (and cleared after),
     // so a node costs its rows plus its levels, not the column's level count.
     let np = 0;
     const { rows, w, members, yc } = arena;
     if (yc) {
-      // Classification, the addSlot of the loop below written out: this pass runs for every categorical feature at every node.
+      // Classification, the per-slot sums written out: this pass runs for every categorical feature at every node.
       for (let i = start; i < end; i++) {
         const s = members[i];
         const c = codes[rows[s]];
@@ -418,7 +460,11 @@ export class SplitSearch {
     try {
       for (let k = 0; k < S; k++) tot[k] = nodeStats[k] - miss[k];
       const Wt = missW > 0 ? nodeW - missW : nodeW;
-      if (!(Wt > 0) || np < 2) return null;
+      if (np < 2) {
+        this.spent = true;
+        return null;
+      }
+      if (!(Wt > 0)) return null;
       const U = this.pool(np);
       const rho = Wt / nodeW;
       const impT = this.imp(tot, 0, Wt);
@@ -427,13 +473,13 @@ export class SplitSearch {
     } finally {
       for (let i = 0; i < np; i++) {
         const l = seen[i];
-        levelStats.fill(0, l * S, l * S + S);
+        for (let k = l * S, e = k + S; k < e; k++) levelStats[k] = 0; // not fill(): a builtin call per level cost more than the stores
         levelW[l] = 0;
         levelN[l] = 0;
         this.pooled[l] = 0;
       }
       const P = this.poolSlot;
-      levelStats.fill(0, P * S, P * S + S);
+      for (let k = P * S, e = k + S; k < e; k++) levelStats[k] = 0;
       levelW[P] = 0;
       levelN[P] = 0;
     }
@@ -509,8 +555,8 @@ export class SplitSearch {
     }
     const L = this.cols.nLevels[f];
     // Each present level with its pooled flag, for the level map if this split is chosen.
-    const levels: number[] = [];
-    for (let i = 0; i < np; i++) levels.push(2 * present[i] + pooled[present[i]]);
+    const levels = new Array<number>(np); // sized once: pushes regrew it, and the copies were the collector's
+    for (let i = 0; i < np; i++) levels[i] = 2 * present[i] + pooled[present[i]];
     const nb = U + (np < L ? 1 : 0);
     const gain = rho * Math.max(0, impT - after);
     const iv = intrinsicValue(unitW, U, Wt);
@@ -568,8 +614,8 @@ export class SplitSearch {
       if (j <= bestCut) WLbest += levelW[u];
     }
     // Each present level with its side, for the level map if this split is chosen.
-    const levels: number[] = [];
-    for (let i = 0; i < np; i++) levels.push(2 * present[i] + unitKey[pooled[present[i]] ? P : present[i]]);
+    const levels = new Array<number>(np); // sized once, as in multiway
+    for (let i = 0; i < np; i++) levels[i] = 2 * present[i] + unitKey[pooled[present[i]] ? P : present[i]];
     const gain = rho * Math.max(0, bestDelta);
     const iv = intrinsicValue2(WLbest, Wt - WLbest, Wt);
     const ratio = iv > 0 ? gain / iv : 0;
