@@ -8,7 +8,11 @@
 import type { FastifyInstance } from "fastify";
 import { loadTrainingModules, trainingModulesLoaded } from "../training-modules.js";
 
-/** Route prefixes that never look an algorithm up: health, datasets (upload, rows, feature scores), the documents, metrics. */
+/**
+ * Route prefixes that never look an algorithm up: health, datasets (upload, rows, feature scores), the documents, metrics.
+ * A route added under one of them that does look one up must be left out of this list: it would find the registry
+ * unloaded and answer 500, and only a test calling it before any model request in the same process would show it.
+ */
 const WITHOUT_ALGORITHMS = ["/health/", "/v1/datasets", "/openapi.json", "/docs", "/metrics"];
 
 function needsAlgorithms(url: string | undefined): boolean {
