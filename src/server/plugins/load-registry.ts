@@ -10,10 +10,10 @@ import { loadTrainingModules, trainingModulesLoaded } from "../training-modules.
 
 /**
  * Route prefixes that never look an algorithm up: health, datasets (upload, rows, feature scores), the documents, metrics.
- * A route added under one of them that does look one up must be left out of this list: it would find the registry
- * unloaded and answer 500, and only a test calling it before any model request in the same process would show it.
+ * A route added under one of them that looked one up would find the registry unloaded and answer 500:
+ * test/server/lazy-registry.test.ts calls every documented route under these prefixes with the registry unloaded.
  */
-const WITHOUT_ALGORITHMS = ["/health/", "/v1/datasets", "/openapi.json", "/docs", "/metrics"];
+export const WITHOUT_ALGORITHMS = ["/health/", "/v1/datasets", "/openapi.json", "/docs", "/metrics"];
 
 function needsAlgorithms(url: string | undefined): boolean {
   // No route (404, or a framework error): nothing will look one up.
