@@ -15,3 +15,16 @@ export async function importBeside<T>(base: string, path: string): Promise<T> {
   if (ts && typeof require === "function") return createRequire(base)(file) as T;
   return (await import(new URL(file, base).href)) as T;
 }
+
+/**
+ * `load` run by the first call; later calls share its promise, and after a failure the next
+ * call runs it again (a lazily imported module that failed to load is not cached as failed).
+ */
+export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | null = null;
+  return () =>
+    (pending ??= load().catch((err: unknown) => {
+      pending = null;
+      throw err;
+    }));
+}

@@ -13,7 +13,7 @@
  *
  * A lookup before either is a caller that forgot to load it: it throws.
  */
-import { importBeside } from "../import-beside.js";
+import { importBeside, loadOnce } from "../import-beside.js";
 import type { Algorithm } from "./contract.js";
 
 interface Registry {
@@ -22,7 +22,7 @@ interface Registry {
 }
 
 let registry: Registry | null = null;
-let loading: Promise<void> | null = null;
+const importRegistry = loadOnce(() => importBeside<Registry>(import.meta.url, "./registry"));
 
 /** Called by registry.ts when it is evaluated. */
 export function provideRegistry(loaded: Registry): void {
@@ -34,18 +34,8 @@ export function registryLoaded(): boolean {
 }
 
 /** Loads registry.ts (once; a failed load is retried by the next call). */
-export function loadRegistry(): Promise<void> {
-  if (registry) return Promise.resolve();
-  loading ??= importBeside<Registry>(import.meta.url, "./registry").then(
-    (loaded) => {
-      registry = loaded;
-    },
-    (err: unknown) => {
-      loading = null;
-      throw err;
-    },
-  );
-  return loading;
+export async function loadRegistry(): Promise<void> {
+  registry ??= await importRegistry();
 }
 
 function loaded(): Registry {

@@ -6,7 +6,7 @@
  * that may need them (plugins/load-registry.ts), or by the model cache before it reads
  * an artifact, and read synchronously after that.
  */
-import { importBeside } from "../import-beside.js";
+import { importBeside, loadOnce } from "../import-beside.js";
 import { loadRegistry } from "../models/lazy-registry.js";
 
 interface TrainingModules {
@@ -16,32 +16,25 @@ interface TrainingModules {
 }
 
 let modules: TrainingModules | null = null;
-let loading: Promise<void> | null = null;
 
 const load = <T>(path: string) => importBeside<T>(import.meta.url, path);
+const importModules = loadOnce(async (): Promise<TrainingModules> => {
+  const [spec, artifact, partialFit] = await Promise.all([
+    load<TrainingModules["spec"]>("../training/spec"),
+    load<TrainingModules["artifact"]>("../training/artifact"),
+    load<TrainingModules["partialFit"]>("../training/partial-fit"),
+    loadRegistry(),
+  ]);
+  return { spec, artifact, partialFit };
+});
 
 export function trainingModulesLoaded(): boolean {
   return modules !== null;
 }
 
 /** Loads them (once; a failed load is retried by the next call). */
-export function loadTrainingModules(): Promise<void> {
-  if (modules) return Promise.resolve();
-  loading ??= Promise.all([
-    load<TrainingModules["spec"]>("../training/spec"),
-    load<TrainingModules["artifact"]>("../training/artifact"),
-    load<TrainingModules["partialFit"]>("../training/partial-fit"),
-    loadRegistry(),
-  ]).then(
-    ([spec, artifact, partialFit]) => {
-      modules = { spec, artifact, partialFit };
-    },
-    (err: unknown) => {
-      loading = null;
-      throw err;
-    },
-  );
-  return loading;
+export async function loadTrainingModules(): Promise<void> {
+  modules ??= await importModules();
 }
 
 /** The loaded modules; a caller that did not await loadTrainingModules() first is a bug. */
