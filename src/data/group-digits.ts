@@ -2,8 +2,9 @@
  * An integer with its thousands grouped by commas, as toLocaleString("en") writes it
  * (1234567 → "1,234,567"), without Intl: the first Number#toLocaleString call loads
  * ICU's number-formatting data, ≈ 5 MiB of the node binary mapped into the process for
- * good. The parameter descriptions that use this are built at import, during the
- * server's start-up; messages written when a request fails may keep toLocaleString.
+ * good. Every count in a parameter description or a message is written with this, so
+ * there is one way to do it, and none of them (the descriptions are built at import,
+ * during the server's start-up) loads ICU.
  */
 export function groupDigits(n: number): string {
   if (!Number.isSafeInteger(n)) return n.toLocaleString("en");

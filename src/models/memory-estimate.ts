@@ -22,6 +22,7 @@ import { CORE_BATCH_NEIGHBOURS } from "./cluster/optics-graph.js";
 import { MAX_RBF_ROWS as SEMI_MAX_RBF_ROWS } from "./semi/label-propagation.js";
 import { ISOMAP_MAX_ROWS, KERNEL_PCA_MAX_ROWS } from "./projection/limits.js";
 import { getAlgorithm } from "./registry.js";
+import { groupDigits } from "../data/group-digits.js";
 
 export const BYTES_PER_VALUE = 8;
 const MB = 1 << 20;
@@ -88,7 +89,7 @@ function multiclassTerms(params: Params, shape: MemoryShape, modelBytes: (proble
     {
       path,
       bytes: shape.classes * problems + modelBytes(problems, modelRows) + values(2 * shape.rows * problems),
-      what: `${problems.toLocaleString("en")} binary problems (${strategy}) for ${shape.classes} classes: code matrix, models and per-row scores`,
+      what: `${groupDigits(problems)} binary problems (${strategy}) for ${shape.classes} classes: code matrix, models and per-row scores`,
     },
   ];
 }
@@ -105,12 +106,12 @@ const tree: FamilyEstimate = (algorithm, params, shape) => {
   const terms: MemoryTerm[] = [
     // Per numeric feature: sorted row ids, values and targets (~24 B a row); split candidates kept for explain (~48 B a feature per internal node).
     { path: "features", bytes: n * p * 72, what: `sorted columns and split candidates (${n} rows × ${p} features)` },
-    { path: levels > 2 * n ? "features" : "params.max_depth", bytes: nodes * (96 + values(width)), what: `up to ${nodes.toLocaleString("en")} tree nodes` },
+    { path: levels > 2 * n ? "features" : "params.max_depth", bytes: nodes * (96 + values(width)), what: `up to ${groupDigits(nodes)} tree nodes` },
   ];
   if (algorithm.name === "oblique_tree") terms.push({ path: "features", bytes: values(2 * n * p + 4 * p * p), what: "per-node row-major copies for the oblique splits" });
   // A leaf of c classes keeps at most c planes over every feature and c × c cells, and holds at least c rows: n × (p + 1 + classes)
   // values at most, built in a growable list and copied into the state (×3); the rows routed to the leaves, a few values each.
-  if (algorithm.name === "oblique_tree" && params.leaf_model === "perceptron") terms.push({ path: "params.leaf_model", bytes: values(3 * n * (p + 1 + width) + 4 * n), what: `perceptron leaves (at most ${n.toLocaleString("en")} rows × (${p} features + 1 + ${width} classes) numbers)` });
+  if (algorithm.name === "oblique_tree" && params.leaf_model === "perceptron") terms.push({ path: "params.leaf_model", bytes: values(3 * n * (p + 1 + width) + 4 * n), what: `perceptron leaves (at most ${groupDigits(n)} rows × (${p} features + 1 + ${width} classes) numbers)` });
   if (params.incremental === true) terms.push({ path: "params.incremental", bytes: keptRows(n, p), what: `the training rows kept for partial_fit (${n} rows × ${p} features)` });
   return terms;
 };
@@ -119,7 +120,7 @@ const tree: FamilyEstimate = (algorithm, params, shape) => {
 function smoTerms(params: Params, l: number, p: number, variables: number): MemoryTerm[] {
   const cacheMb = num(params, "cache_size", 200);
   return [
-    { path: "params.cache_size", bytes: Math.min(cacheMb * MB, 4 * l * l) + l * 64, what: `kernel cache (cache_size ${cacheMb} MB, at most ${l.toLocaleString("en")}² kernel values)` },
+    { path: "params.cache_size", bytes: Math.min(cacheMb * MB, 4 * l * l) + l * 64, what: `kernel cache (cache_size ${cacheMb} MB, at most ${groupDigits(l)}² kernel values)` },
     { path: "features", bytes: values(3 * l * p + 12 * variables), what: `the training rows as row-major copies (input order, class order, solver positions), support vectors and solver state (${l} rows × ${p} features)` },
   ];
 }
@@ -173,7 +174,7 @@ const rbfNetwork: FamilyEstimate = (_algorithm, params, shape) => {
   const m = Math.min(num(params, "n_centers", 10), Math.max(1, n));
   const outputs = Math.max(1, shape.classes);
   return [
-    { path: "params.n_centers", bytes: values(n * m + 6 * (m + 1) * (m + 1) + Math.min(n * m, ELKAN_MAX_BOUNDS) + 4 * m * p + outputs * m), what: `the design of ${n.toLocaleString("en")} rows × ${m} radial units, the output layer's least squares and k-means' bounds` },
+    { path: "params.n_centers", bytes: values(n * m + 6 * (m + 1) * (m + 1) + Math.min(n * m, ELKAN_MAX_BOUNDS) + 4 * m * p + outputs * m), what: `the design of ${groupDigits(n)} rows × ${m} radial units, the output layer's least squares and k-means' bounds` },
     { path: "features", bytes: values(3 * n * p + n * (outputs + 4)), what: `the training rows as a row-major copy, targets and per-row scores (${n} rows × ${p} features)` },
   ];
 };
@@ -184,7 +185,7 @@ const selfOrganisingMap: FamilyEstimate = (_algorithm, params, shape) => {
   const units = num(params, "grid_rows", 5) * num(params, "grid_cols", 5);
   return [
     { path: "features", bytes: values(2 * n * p + 2 * n), what: `the training rows as a row-major copy and their best-matching units (${n} rows × ${p} features)` },
-    { path: "params.grid_rows", bytes: values(units * (p + 4)), what: `${units.toLocaleString("en")} units' weights, positions and U-matrix` },
+    { path: "params.grid_rows", bytes: values(units * (p + 4)), what: `${groupDigits(units)} units' weights, positions and U-matrix` },
   ];
 };
 
@@ -194,7 +195,7 @@ const adaptiveResonance: FamilyEstimate = (_algorithm, params, shape) => {
   const q = num(params, "max_categories", 100);
   return [
     { path: "features", bytes: values(2 * n * p + 3 * n), what: `the training rows as unit vectors, their categories and a visiting order (${n} rows × ${p} features)` },
-    { path: "params.max_categories", bytes: values(2 * q * p + q), what: `up to ${q.toLocaleString("en")} category prototypes` },
+    { path: "params.max_categories", bytes: values(2 * q * p + q), what: `up to ${groupDigits(q)} category prototypes` },
   ];
 };
 
@@ -208,7 +209,7 @@ const cascade: FamilyEstimate = (_algorithm, params, shape) => {
   const m = p + units + 1;
   const outputs = Math.max(1, shape.classes);
   return [
-    { path: "params.max_hidden_units", bytes: values(n * m + 6 * (m + 1) * (m + 1) + (units * (units + 2 * p)) / 2), what: `the cascade's ${m} columns over ${n.toLocaleString("en")} rows, the output layer's least squares and the frozen units` },
+    { path: "params.max_hidden_units", bytes: values(n * m + 6 * (m + 1) * (m + 1) + (units * (units + 2 * p)) / 2), what: `the cascade's ${m} columns over ${groupDigits(n)} rows, the output layer's least squares and the frozen units` },
     { path: "features", bytes: values(n * (p + 3 * outputs + 4)), what: `the training rows, targets, residuals and a candidate's activations (${n} rows)` },
   ];
 };
@@ -233,11 +234,11 @@ const neural: FamilyEstimate = (algorithm, params, shape) => {
   const buffers = num(params, "dropout", 0) > 0 ? 3 : 2;
   return [
     // Parameters, gradient, two optimiser moments, the best epoch's and the best restart's copies, and the state's own copy.
-    { path: "params.hidden_layer_sizes", bytes: values(7 * weights), what: `${weights.toLocaleString("en")} network weights with gradients, optimiser state and kept copies` },
+    { path: "params.hidden_layer_sizes", bytes: values(7 * weights), what: `${groupDigits(weights)} network weights with gradients, optimiser state and kept copies` },
     {
       path: capacity > 1024 ? (bp === "accumulated" ? "params.bp" : "params.batch_size") : "params.hidden_layer_sizes",
       bytes: values(buffers * capacity * units),
-      what: `activations, deltas${buffers === 3 ? " and dropout masks" : ""} of ${capacity.toLocaleString("en")} rows × ${units.toLocaleString("en")} units`,
+      what: `activations, deltas${buffers === 3 ? " and dropout masks" : ""} of ${groupDigits(capacity)} rows × ${groupDigits(units)} units`,
     },
     { path: "features", bytes: values(2 * n * (shape.features + out)), what: "the training rows and targets as row-major copies" },
     ...searchTerms(params, weights),
@@ -277,7 +278,7 @@ const cluster: FamilyEstimate = (algorithm, params, shape) => {
   if (name === "kmedoids") {
     // Beyond the row limit the fit refuses before allocating.
     const m = Math.min(n, KMEDOIDS_MAX_ROWS);
-    terms.push({ path: "features", bytes: values(m * m + 4 * n), what: `the full distance matrix of ${m.toLocaleString("en")} rows (PAM)` });
+    terms.push({ path: "features", bytes: values(m * m + 4 * n), what: `the full distance matrix of ${groupDigits(m)} rows (PAM)` });
   } else if (name === "kmeans" || name === "bisecting_kmeans") {
     const bounds = Math.min(n * (name === "kmeans" ? k : 2), ELKAN_MAX_BOUNDS);
     terms.push({ path: "params.n_clusters", bytes: values(4 * k * p + (4 + Math.log(k)) * n + bounds), what: `${k} centres, Elkan's distance bounds and the k-means++ candidates' distances` });
@@ -287,12 +288,12 @@ const cluster: FamilyEstimate = (algorithm, params, shape) => {
     const linkage = option(params, "linkage") ?? "ward";
     // Beyond the row limit the fit refuses before allocating, so the matrix is counted at most at the limit.
     const m = Math.min(n, AGNES_MAX_ROWS);
-    if (linkage !== "single") terms.push({ path: "params.linkage", bytes: values((m * (m - 1)) / 2), what: `the condensed distance matrix of ${m.toLocaleString("en")} rows (${linkage} linkage; single linkage needs none)` });
+    if (linkage !== "single") terms.push({ path: "params.linkage", bytes: values((m * (m - 1)) / 2), what: `the condensed distance matrix of ${groupDigits(m)} rows (${linkage} linkage; single linkage needs none)` });
     terms.push({ path: "features", bytes: values(8 * n), what: "the merge list and the nearest-neighbour chain" });
   } else if (name === "diana") {
     // Beyond the row limit the fit refuses before allocating.
     const m = Math.min(n, DIANA_MAX_ROWS);
-    terms.push({ path: "features", bytes: values((m * (m - 1)) / 2 + 8 * n), what: `the condensed distance matrix of ${m.toLocaleString("en")} rows, the split sums and the merge list` });
+    terms.push({ path: "features", bytes: values((m * (m - 1)) / 2 + 8 * n), what: `the condensed distance matrix of ${groupDigits(m)} rows, the split sums and the merge list` });
   } else if (name === "lvq") {
     const perClass = init(params) ?? num(params, "prototypes_per_class", 1) * Math.max(2, shape.classes);
     terms.push({ path: "params.prototypes_per_class", bytes: values(perClass * (p + 1)), what: `${perClass} prototypes × ${p} features` });
@@ -351,7 +352,7 @@ const semi: FamilyEstimate = (algorithm, params, shape) => {
   const knn = kernel?.kind === "knn";
   const entries = knn ? n * Math.min(n, typeof kernel.n_neighbors === "number" ? kernel.n_neighbors : 7) : Math.min(n, SEMI_MAX_RBF_ROWS) ** 2;
   return [
-    { path: "params.kernel", bytes: entries * 20, what: knn ? `the kNN graph (${n} rows × n_neighbors)` : `the dense rbf graph of ${Math.min(n, SEMI_MAX_RBF_ROWS).toLocaleString("en")}² pairs` },
+    { path: "params.kernel", bytes: entries * 20, what: knn ? `the kNN graph (${n} rows × n_neighbors)` : `the dense rbf graph of ${groupDigits(Math.min(n, SEMI_MAX_RBF_ROWS))}² pairs` },
     { path: "features", bytes: values(n * p + 3 * n * c), what: `the training rows kept in the model and the label distributions (${n} rows × ${c} classes)` },
   ];
 };
@@ -378,7 +379,7 @@ function keptMembers(spec: unknown, count: number, rows: number, shape: MemorySh
     each = Math.min(2 * rows + 1, 2 ** Math.min(depth + 1, 40)) * (64 + values(width));
     if (s.params?.incremental === true) each += keptRows(rows, shape.features);
   } else each = values(rows * (shape.features + width));
-  return { path, bytes: count * each, what: `${count.toLocaleString("en")} fitted members` };
+  return { path, bytes: count * each, what: `${groupDigits(count)} fitted members` };
 }
 
 /**
@@ -394,8 +395,8 @@ const gradientBoosting: FamilyEstimate = (_algorithm, params, shape) => {
   const trees = num(params, "max_iter", 100) * outputs;
   return [
     { path: "features", bytes: 2 * n * p + values(n * (5 * outputs + 9)), what: `bin columns and per-row scores, gradients and hessians (${n} rows × ${p} features)` },
-    { path: "params.max_leaf_nodes", bytes: (leaves + 2) * values(p * 256 * 3), what: `histograms of up to ${leaves.toLocaleString("en")} leaves × ${p} features` },
-    { path: "params.max_iter", bytes: trees * (2 * leaves) * 80, what: `${trees.toLocaleString("en")} trees of up to ${leaves.toLocaleString("en")} leaves` },
+    { path: "params.max_leaf_nodes", bytes: (leaves + 2) * values(p * 256 * 3), what: `histograms of up to ${groupDigits(leaves)} leaves × ${p} features` },
+    { path: "params.max_iter", bytes: trees * (2 * leaves) * 80, what: `${groupDigits(trees)} trees of up to ${groupDigits(leaves)} leaves` },
   ];
 };
 
@@ -410,7 +411,7 @@ function permutationTerms(params: Params, shape: MemoryShape, trees: number, out
   const m = Math.min(shape.rows, num(params, "permutation_max_rows", 10_000));
   const width = Math.max(1, shape.classes);
   return [
-    { path: "params.permutation_n_repeats", bytes: values((repeats + 2) * m * width + (repeats + 1) * m) + 4 * trees * Math.max(1, outOfBag), what: `${repeats} shuffled copies of a column and their summed outputs (${m.toLocaleString("en")} rows) and every tree's out-of-bag rows` },
+    { path: "params.permutation_n_repeats", bytes: values((repeats + 2) * m * width + (repeats + 1) * m) + 4 * trees * Math.max(1, outOfBag), what: `${repeats} shuffled copies of a column and their summed outputs (${groupDigits(m)} rows) and every tree's out-of-bag rows` },
     { path: "params.permutation_max_rows", bytes: values(m * shape.features), what: "the scored rows' copy" },
   ];
 }
@@ -430,7 +431,7 @@ const ENSEMBLE: Readonly<Record<string, FamilyEstimate>> = {
       { path: "features", bytes: n * shape.features * 76 + values(4 * n), what: `one tree's sorted columns, the forest's presort and the bootstrap (${n} rows × ${shape.features} features)` },
       // Trees spread over other training threads (training/member-spread.ts): the training rows once more, in shared memory.
       { path: "features", bytes: values(n * (shape.features + 2)), what: `the training rows shared with the threads that grow trees beside the job's (${n} rows × ${shape.features} features)` },
-      { path: "params.n_estimators", bytes: trees * nodes * (80 + values(Math.max(1, shape.classes))), what: `${trees.toLocaleString("en")} trees of up to ${Math.round(nodes).toLocaleString("en")} nodes` },
+      { path: "params.n_estimators", bytes: trees * nodes * (80 + values(Math.max(1, shape.classes))), what: `${groupDigits(trees)} trees of up to ${groupDigits(Math.round(nodes))} nodes` },
       ...permutationTerms(params, shape, trees, n - distinct),
     ];
   },
@@ -512,7 +513,7 @@ const bayes: FamilyEstimate = (algorithm, params, shape) => {
     const parents = num(params, "max_parents", 2);
     const widest = levels.reduce((a, b) => Math.max(a, b), k);
     const table = Math.min(2 ** 20, widest ** (parents + 1));
-    terms.push({ path: "params.max_parents", bytes: values(2 * (p + 1) * table), what: `conditional probability tables of ${p + 1} variables (up to ${table.toLocaleString("en")} entries each) and their expected counts` });
+    terms.push({ path: "params.max_parents", bytes: values(2 * (p + 1) * table), what: `conditional probability tables of ${p + 1} variables (up to ${groupDigits(table)} entries each) and their expected counts` });
     return terms;
   }
   if (algorithm.name === "naive_bayes") {
@@ -528,7 +529,7 @@ const bayes: FamilyEstimate = (algorithm, params, shape) => {
   }
   const sumSq = levels.reduce((a, b) => a + b * b, 0);
   const pairs = k * (sumL * sumL - sumSq);
-  terms.push({ path, bytes: values(pairs), what: `${pairs.toLocaleString("en")} class × attribute-pair counts` });
+  terms.push({ path, bytes: values(pairs), what: `${groupDigits(pairs)} class × attribute-pair counts` });
   return terms;
 };
 
@@ -572,14 +573,14 @@ const projection: FamilyEstimate = (algorithm, params, shape) => {
   if (algorithm.name === "nca_projection") {
     const m = Math.min(n, num(params, "max_rows", 5_000));
     const d = Math.min(num(params, "n_components", p), p);
-    terms.push({ path: "params.max_rows", bytes: values(m * m + m * (p + 2 * d) + 25 * d * p), what: `a ${m.toLocaleString("en")} × ${m.toLocaleString("en")} matrix per evaluation` });
+    terms.push({ path: "params.max_rows", bytes: values(m * m + m * (p + 2 * d) + 25 * d * p), what: `a ${groupDigits(m)} × ${groupDigits(m)} matrix per evaluation` });
     return terms;
   }
   if (algorithm.name === "lmnn_projection") {
     const m = Math.min(n, num(params, "max_rows", 5_000));
     const d = Math.min(num(params, "n_components", p), p);
     const k = num(params, "n_neighbors", 3);
-    terms.push({ path: "params.max_rows", bytes: values(m * (2 * p + d + 4) + p * p + 25 * d * p) + 4 * m * k, what: `${m.toLocaleString("en")} rows' input, embedding and pair weights (no n × n matrix)` });
+    terms.push({ path: "params.max_rows", bytes: values(m * (2 * p + d + 4) + p * p + 25 * d * p) + 4 * m * k, what: `${groupDigits(m)} rows' input, embedding and pair weights (no n × n matrix)` });
     return terms;
   }
   if (algorithm.name === "pca") {
@@ -593,7 +594,7 @@ const projection: FamilyEstimate = (algorithm, params, shape) => {
       : algorithm.name === "kernel_pca"
         ? [Math.min(n, KERNEL_PCA_MAX_ROWS), "features", "kernel matrix"]
         : [Math.min(n, ISOMAP_MAX_ROWS), "features", "geodesic distances"];
-  terms.push({ path, bytes: values(6 * m * m), what: `the ${m.toLocaleString("en")} × ${m.toLocaleString("en")} ${what}, centred and eigendecomposed` });
+  terms.push({ path, bytes: values(6 * m * m), what: `the ${groupDigits(m)} × ${groupDigits(m)} ${what}, centred and eigendecomposed` });
   if (algorithm.name === "isomap") terms.push({ path: "params.n_neighbors", bytes: values(4 * n * num(params, "n_neighbors", 5)), what: "the neighbour graph" });
   return terms;
 };

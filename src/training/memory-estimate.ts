@@ -23,6 +23,7 @@ import { getAlgorithm } from "../models/registry.js";
 import { BYTES_PER_VALUE, estimateAlgorithmMemory, type MemoryShape, type MemoryTerm } from "../models/memory-estimate.js";
 import type { DatasetColumns } from "./spec.js";
 import type { ResolvedSpec } from "./train.js";
+import { groupDigits } from "../data/group-digits.js";
 
 export type { MemoryTerm } from "../models/memory-estimate.js";
 
@@ -101,7 +102,7 @@ function stepTerms(name: string, spec: Spec, s: FlowShape, classes: number, at: 
       const levels = sum(cats.map((c) => Math.min(cap, s.categorical.get(c) ?? 0)));
       cats.forEach((c) => s.categorical.delete(c));
       s.numeric += levels;
-      return [rewrite(levels, `${at}.columns`, `one_hot: ${levels.toLocaleString("en")} indicator columns from ${cats.length} categorical columns`)];
+      return [rewrite(levels, `${at}.columns`, `one_hot: ${groupDigits(levels)} indicator columns from ${cats.length} categorical columns`)];
     }
     case "target_encode": {
       const cats = chosenCategorical(spec, s);
@@ -109,13 +110,13 @@ function stepTerms(name: string, spec: Spec, s: FlowShape, classes: number, at: 
       cats.forEach((c) => s.categorical.delete(c));
       s.numeric += outputs;
       // The encoded columns, and per output a 0/1 copy of the target.
-      return [rewrite(outputs + (classes > 2 ? classes : 1), `${at}.columns`, `target_encode: ${outputs.toLocaleString("en")} encoded columns from ${cats.length} categorical columns`)];
+      return [rewrite(outputs + (classes > 2 ? classes : 1), `${at}.columns`, `target_encode: ${groupDigits(outputs)} encoded columns from ${cats.length} categorical columns`)];
     }
     case "polynomial": {
       const p = chosenNumeric(spec, s);
       const terms = polynomialTermCount(p, int(spec, "degree", 2), spec.interaction_only === true, spec.include_bias === true);
       s.numeric += terms - p;
-      return [rewrite(terms, `${at}.degree`, `polynomial: ${terms.toLocaleString("en")} product columns from ${p} columns`)];
+      return [rewrite(terms, `${at}.degree`, `polynomial: ${groupDigits(terms)} product columns from ${p} columns`)];
     }
     case "pca": {
       const p = chosenNumeric(spec, s);
@@ -143,7 +144,7 @@ function stepTerms(name: string, spec: Spec, s: FlowShape, classes: number, at: 
       s.numeric += k - p;
       return [
         // The [0, 1] copy of the inputs, the weights, and the batch's phases; at apply, n × K probabilities and their columns.
-        { path: `${at}.n_components`, bytes: values(n * p + p * k + 4 * batch * (p + k) + 2 * n * k), what: `rbm: ${p} × ${k} weights and ${k} hidden-unit columns over ${n.toLocaleString("en")} rows` },
+        { path: `${at}.n_components`, bytes: values(n * p + p * k + 4 * batch * (p + k) + 2 * n * k), what: `rbm: ${p} × ${k} weights and ${k} hidden-unit columns over ${groupDigits(n)} rows` },
       ];
     }
     case "mds": {
@@ -154,7 +155,7 @@ function stepTerms(name: string, spec: Spec, s: FlowShape, classes: number, at: 
       return [
         // Squared distances, B, its dense copy for the eigendecomposition (~2×) and the eigenvectors, each m × m.
         { path: `${at}.max_landmarks`, bytes: values(6 * m * m + m * p), what: `mds: ${m} × ${m} landmark matrices` },
-        { path: `${at}.n_components`, bytes: values(n * d), what: `mds: ${d} coordinate columns over ${n.toLocaleString("en")} rows` },
+        { path: `${at}.n_components`, bytes: values(n * d), what: `mds: ${d} coordinate columns over ${groupDigits(n)} rows` },
       ];
     }
     case "nca": {
@@ -163,7 +164,7 @@ function stepTerms(name: string, spec: Spec, s: FlowShape, classes: number, at: 
       s.numeric += d - p;
       return [
         // One evaluation's n × n softmax / weight matrix, the row-major input, the embedding and L-BFGS's history of the c × p map.
-        { path: `${at}.max_rows`, bytes: values(n * n + n * (p + 2 * d) + 25 * d * p), what: `nca: a ${n.toLocaleString("en")} × ${n.toLocaleString("en")} matrix per evaluation` },
+        { path: `${at}.max_rows`, bytes: values(n * n + n * (p + 2 * d) + 25 * d * p), what: `nca: a ${groupDigits(n)} × ${groupDigits(n)} matrix per evaluation` },
         { path: `${at}.n_components`, bytes: values(n * d), what: `nca: ${d} output columns` },
       ];
     }
@@ -173,7 +174,7 @@ function stepTerms(name: string, spec: Spec, s: FlowShape, classes: number, at: 
       s.numeric += d - p;
       return [
         // No n × n matrix: the row-major input, the embedding, per-row pair weights and sums, the target list, d × d sums and L-BFGS's history.
-        { path: `${at}.max_rows`, bytes: values(n * (2 * p + d + 4) + p * p + 25 * d * p) + 4 * n * int(spec, "n_neighbors", 3), what: `lmnn: ${n.toLocaleString("en")} rows' input, embedding and pair weights` },
+        { path: `${at}.max_rows`, bytes: values(n * (2 * p + d + 4) + p * p + 25 * d * p) + 4 * n * int(spec, "n_neighbors", 3), what: `lmnn: ${groupDigits(n)} rows' input, embedding and pair weights` },
         { path: `${at}.n_components`, bytes: values(n * d), what: `lmnn: ${d} output columns` },
       ];
     }
@@ -184,7 +185,7 @@ function stepTerms(name: string, spec: Spec, s: FlowShape, classes: number, at: 
       // Oversampling raises each of the other k − 1 classes to ratio × the majority (at most n rows each).
       const grown = Math.ceil(n * (1 + Math.max(1, classes - 1) * int(spec, "ratio", 1)));
       s.rows = grown;
-      return [{ path: `${at}.ratio`, bytes: values(grown * (width(s) + 1)), what: `resample: up to ${grown.toLocaleString("en")} rows after ${String(spec.method)}` }];
+      return [{ path: `${at}.ratio`, bytes: values(grown * (width(s) + 1)), what: `resample: up to ${groupDigits(grown)} rows after ${String(spec.method)}` }];
     }
     default:
       return [rewrite(width(s))];
@@ -232,7 +233,7 @@ export function estimateJobMemory(spec: Pick<ResolvedSpec, "algorithm" | "params
   }
 
   const terms: MemoryTerm[] = [
-    { path: "dataset_id", bytes: values(n * (dataset.columns.length + 2 * spec.features.length)), what: `the dataset (${n.toLocaleString("en")} rows × ${dataset.columns.length} columns) and its training / held-out copies` },
+    { path: "dataset_id", bytes: values(n * (dataset.columns.length + 2 * spec.features.length)), what: `the dataset (${groupDigits(n)} rows × ${dataset.columns.length} columns) and its training / held-out copies` },
     { path: "validation", bytes: values(n * Math.max(1, classes) * repetitions(spec.validation)), what: "pooled held-out predictions" },
   ];
   let widest: Widest = { path: "features", added: spec.features.length };
@@ -247,7 +248,7 @@ export function estimateJobMemory(spec: Pick<ResolvedSpec, "algorithm" | "params
   const algorithm = spec.algorithm;
   if (!algorithm.accepts.missing) terms.push({ path: "features", bytes: values(flow.rows * width(flow)), what: "automatic imputation of the feature columns" });
   const autoScaled = spec.autoScale !== false && algorithm.scaleSensitive && !spec.steps.some((s) => s.step === "scale") ? flow.numeric : 0;
-  if (autoScaled > 0) terms.push({ path: "auto_scale", bytes: values(flow.rows * autoScaled), what: `automatic standardisation of ${autoScaled.toLocaleString("en")} numeric columns` });
+  if (autoScaled > 0) terms.push({ path: "auto_scale", bytes: values(flow.rows * autoScaled), what: `automatic standardisation of ${groupDigits(autoScaled)} numeric columns` });
   if (!algorithm.accepts.categorical && flow.categorical.size > 0) {
     let column = "";
     for (const [name, levels] of flow.categorical) if (column === "" || levels > (flow.categorical.get(column) ?? 0)) column = name;
@@ -257,7 +258,7 @@ export function estimateJobMemory(spec: Pick<ResolvedSpec, "algorithm" | "params
     terms.push({
       path,
       bytes: values(flow.rows * levels),
-      what: `automatic one-hot encoding: ${levels.toLocaleString("en")} indicator columns ("${column}" alone has ${flow.categorical.get(column)} levels)`,
+      what: `automatic one-hot encoding: ${groupDigits(levels)} indicator columns ("${column}" alone has ${flow.categorical.get(column)} levels)`,
     });
     if (levels - flow.categorical.size > widest.added) widest = { path, added: levels - flow.categorical.size };
     flow.numeric += levels;

@@ -23,6 +23,7 @@ import type { AbortFlag, Target } from "../models/contract.js";
 import { BYTES_PER_VALUE, estimateAlgorithmMemory } from "../models/memory-estimate.js";
 import type { FittedModel } from "./artifact.js";
 import { applySteps } from "./pipeline.js";
+import { groupDigits } from "../data/group-digits.js";
 
 /** The update cannot be made: unsupported_task / unusable_request (the algorithm has no partial fit) or invalid_data (the rows). */
 export class PartialFitError extends Error {
@@ -179,10 +180,10 @@ function checkUpdateBudget(model: FittedModel, input: Frame, jobMemoryMb: number
   const bytes = terms.reduce((t, term) => t + term.bytes, 0);
   if (bytes <= jobMemoryMb * MIB) return;
   const largest = terms.reduce((a, b) => (b.bytes > a.bytes ? b : a));
-  const mib = (b: number) => Math.ceil(b / MIB).toLocaleString("en");
-  const keptNote = kept ? ` (the model keeps ${kept.toLocaleString("en")} training rows, which the update works on too)` : "";
+  const mib = (b: number) => groupDigits(Math.ceil(b / MIB));
+  const keptNote = kept ? ` (the model keeps ${groupDigits(kept)} training rows, which the update works on too)` : "";
   throw new PartialFitError(
-    `this update would need about ${mib(bytes)} MiB, over the ${jobMemoryMb.toLocaleString("en")} MiB a job may use (XIGUA_JOB_MEMORY_MB)${keptNote}; the largest part is ${largest.what} (${mib(largest.bytes)} MiB): send fewer rows, or train a new model`,
+    `this update would need about ${mib(bytes)} MiB, over the ${groupDigits(jobMemoryMb)} MiB a job may use (XIGUA_JOB_MEMORY_MB)${keptNote}; the largest part is ${largest.what} (${mib(largest.bytes)} MiB): send fewer rows, or train a new model`,
     "memory_budget_exceeded",
     source,
   );

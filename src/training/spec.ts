@@ -14,6 +14,7 @@ import { planSteps, resolveSteps, StepSpecError, type StepRequest } from "./pipe
 import { STEP_REGISTRY } from "./steps.js";
 import type { ResolvedSpec } from "./train.js";
 import { defaultValidation, validationSchema } from "./validation.js";
+import { groupDigits } from "../data/group-digits.js";
 
 /** What spec resolution needs to know about the dataset: its columns, from the stored metadata. */
 export interface DatasetColumns {
@@ -79,9 +80,9 @@ export function checkMemoryBudget(resolved: ResolvedSpec, dataset: DatasetColumn
   const estimate = estimateJobMemory(resolved, dataset);
   if (estimate.bytes <= jobMemoryMb * MIB) return;
   const largest = estimate.terms.reduce((a, b) => (b.bytes > a.bytes ? b : a));
-  const mib = (bytes: number) => Math.ceil(bytes / MIB).toLocaleString("en");
+  const mib = (bytes: number) => groupDigits(Math.ceil(bytes / MIB));
   throw new SpecError(
-    `this job would need about ${mib(estimate.bytes)} MiB, over the ${jobMemoryMb.toLocaleString("en")} MiB a job may use (XIGUA_JOB_MEMORY_MB); the largest part is ${largest.what} (${mib(largest.bytes)} MiB) — change ${largest.path}`,
+    `this job would need about ${mib(estimate.bytes)} MiB, over the ${groupDigits(jobMemoryMb)} MiB a job may use (XIGUA_JOB_MEMORY_MB); the largest part is ${largest.what} (${mib(largest.bytes)} MiB) — change ${largest.path}`,
     largest.path,
     "memory_budget_exceeded",
   );

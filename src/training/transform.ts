@@ -12,6 +12,7 @@ import { ConformError, conformFrame } from "../data/conform.js";
 import type { Column, Frame } from "../data/frame.js";
 import type { FittedModel } from "./artifact.js";
 import { predictPipeline } from "./pipeline.js";
+import { groupDigits } from "../data/group-digits.js";
 
 export function projectedFrame(model: FittedModel, frame: Frame, maxCells: number): Frame {
   const { algorithm } = model;
@@ -22,7 +23,7 @@ export function projectedFrame(model: FittedModel, frame: Frame, maxCells: numbe
   const clash = kept.find((c) => names.includes(c.name));
   if (clash) throw new DataError(`the dataset already has a column "${clash.name}", which the projection would write; rename it or leave it out of the source`, "dataset_id");
   const cells = frame.rowCount * (names.length + kept.length);
-  if (cells > maxCells) throw new DataError(`the projected dataset would hold ${cells.toLocaleString("en")} cells, over XIGUA_MAX_CELLS (${maxCells.toLocaleString("en")})`, "dataset_id");
+  if (cells > maxCells) throw new DataError(`the projected dataset would hold ${groupDigits(cells)} cells, over XIGUA_MAX_CELLS (${groupDigits(maxCells)})`, "dataset_id");
   let X: Frame;
   try {
     X = conformFrame(frame, model.features);

@@ -11,6 +11,7 @@
  */
 import type { FitContext } from "../contract.js";
 import { throwIfAborted, UnusableInputError } from "../contract.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 /** Variables' codes (-1 = missing; the class is the last variable), cardinalities, weights. */
 export interface Data {
@@ -175,7 +176,7 @@ export function givenStructure(edges: readonly (readonly [string, string])[], na
     if (reaches(parents, v, u)) throw new UnusableInputError(`edge ${a} → ${b} closes a cycle`);
     parents[v].push(u);
     if (parents[v].length > maxParents) throw new UnusableInputError(`${b} has more than max_parents (${maxParents}) parents`);
-    if (parents[v].reduce((s, p) => s * card[p], card[v]) > MAX_FAMILY_TABLE) throw new UnusableInputError(`the table of ${b} given its parents would exceed ${MAX_FAMILY_TABLE.toLocaleString("en")} entries`);
+    if (parents[v].reduce((s, p) => s * card[p], card[v]) > MAX_FAMILY_TABLE) throw new UnusableInputError(`the table of ${b} given its parents would exceed ${groupDigits(MAX_FAMILY_TABLE)} entries`);
   }
   return parents.map((p) => [...p].sort((x, y) => x - y));
 }

@@ -22,6 +22,7 @@ import { cptFactor, eliminate } from "./factor.js";
 import { givenStructure, hillClimb, MAX_FAMILY_TABLE, type Data } from "./bayes-net-structure.js";
 import { alphaParam, nBinsParam } from "./params.js";
 import { finishScores } from "./scores.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 export const CLASS_NODE = "$class";
 export const MAX_PARENTS = 10;
@@ -38,12 +39,12 @@ export const bayesNetParams = z
       .max(MAX_EDGES)
       .nullable()
       .default(null)
-      .describe(`The structure as [parent, child] feature names ("${CLASS_NODE}" is the class); null learns it by hill climbing on the score param. At most ${MAX_EDGES.toLocaleString("en")} edges.`),
+      .describe(`The structure as [parent, child] feature names ("${CLASS_NODE}" is the class); null learns it by hill climbing on the score param. At most ${groupDigits(MAX_EDGES)} edges.`),
     score: z.enum(["bic", "k2"]).default("bic").describe("Structure score for hill climbing: BIC, or K2 (Cooper & Herskovits' log marginal likelihood)."),
     max_parents: z.int().min(1).max(MAX_PARENTS).default(2).describe(`Most parents a variable may have. At most ${MAX_PARENTS}.`),
-    max_search_steps: z.int().min(0).max(MAX_SEARCH_STEPS).default(200).describe(`Most edge changes hill climbing makes. At most ${MAX_SEARCH_STEPS.toLocaleString("en")}.`),
+    max_search_steps: z.int().min(0).max(MAX_SEARCH_STEPS).default(200).describe(`Most edge changes hill climbing makes. At most ${groupDigits(MAX_SEARCH_STEPS)}.`),
     alpha: alphaParam("positive"),
-    max_iter: z.int().min(1).max(MAX_EM_ITER).default(100).describe(`Most EM iterations when training rows miss values. At most ${MAX_EM_ITER.toLocaleString("en")}.`),
+    max_iter: z.int().min(1).max(MAX_EM_ITER).default(100).describe(`Most EM iterations when training rows miss values. At most ${groupDigits(MAX_EM_ITER)}.`),
     tol: z.number().min(0).default(1e-6).describe("EM stops when the objective rises by less than tol × its magnitude."),
     n_bins: nBinsParam,
   })

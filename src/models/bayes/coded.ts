@@ -16,6 +16,7 @@ import { binEdges } from "../../data/transforms/discretize.js";
 import { UnusableInputError, type TrainingSet } from "../contract.js";
 import { columnsFor, type TreeColumns } from "../tree/tree-columns.js";
 import { checkClasses, checkFinite, checkUnique, columnSchema, f64, i32, type Check } from "../state-schemas.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 export const codedShape = {
   classes: z.array(z.string()),
@@ -162,7 +163,7 @@ export function offsetsOf(sizes: ArrayLike<number>, max: number, what: string): 
   let total = 0;
   for (let b = 0; b < sizes.length; b++) {
     total += sizes[b];
-    if (total > max) throw new UnusableInputError(`${what} would hold more than ${max.toLocaleString("en")} counts: use fewer bins (n_bins) or attributes with fewer levels`);
+    if (total > max) throw new UnusableInputError(`${what} would hold more than ${groupDigits(max)} counts: use fewer bins (n_bins) or attributes with fewer levels`);
     out[b + 1] = total;
   }
   return out;

@@ -17,6 +17,7 @@ import { checkLength, checkUnique, f64, i32, structural } from "../state-schemas
 import { AGNES_MAX_ROWS } from "./limits.js";
 import { clustersAtThreshold, cutTree, linkage } from "./linkage.js";
 import { MAX_CLUSTERS, metricFields, rowMetricOf } from "./params.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 /** Where to cut a dendrogram into flat clusters (agnes and diana). */
 export const cutSchema = z
@@ -26,7 +27,7 @@ export const cutSchema = z
   ])
   .default({ kind: "n_clusters", n_clusters: 2 })
   .describe(
-    `Where to cut the dendrogram: {"kind":"n_clusters","n_clusters":k} (undo the last k − 1 merges; k at most ${MAX_CLUSTERS.toLocaleString("en")} and the training rows), or {"kind":"distance_threshold","distance_threshold":t} (scikit-learn's rule: one cluster more than the merges of height ≥ t).`,
+    `Where to cut the dendrogram: {"kind":"n_clusters","n_clusters":k} (undo the last k − 1 merges; k at most ${groupDigits(MAX_CLUSTERS)} and the training rows), or {"kind":"distance_threshold","distance_threshold":t} (scikit-learn's rule: one cluster more than the merges of height ≥ t).`,
   );
 
 export const agnesParams = z
@@ -35,7 +36,7 @@ export const agnesParams = z
       .enum(["ward", "complete", "average", "single", "centroid"])
       .default("ward")
       .describe(
-        `Cluster distance: ward (increase in SSE), complete (d_max), average (d_avg), single (d_min), centroid (between means); ward and centroid need the euclidean metric. All but single keep an n × n distance matrix and accept at most ${AGNES_MAX_ROWS.toLocaleString("en")} training rows.`,
+        `Cluster distance: ward (increase in SSE), complete (d_max), average (d_avg), single (d_min), centroid (between means); ward and centroid need the euclidean metric. All but single keep an n × n distance matrix and accept at most ${groupDigits(AGNES_MAX_ROWS)} training rows.`,
       ),
     cut: cutSchema,
     ...metricFields,
@@ -78,7 +79,7 @@ function fit(train: TrainingSet, params: AgnesParams, ctx: FitContext): AgnesSta
   const n = train.X.rowCount;
   if (n < 1) throw new UnusableInputError("agnes needs at least one training row");
   if (params.linkage !== "single" && n > AGNES_MAX_ROWS) {
-    throw new UnusableInputError(`agnes with ${params.linkage} linkage keeps an n × n distance matrix and accepts at most ${AGNES_MAX_ROWS.toLocaleString("en")} rows (this fit has ${n.toLocaleString("en")}); use single linkage, sample the rows, or kmeans`);
+    throw new UnusableInputError(`agnes with ${params.linkage} linkage keeps an n × n distance matrix and accepts at most ${groupDigits(AGNES_MAX_ROWS)} rows (this fit has ${groupDigits(n)}); use single linkage, sample the rows, or kmeans`);
   }
   const X = rowMajor(train.X);
   checkSquaredDistancesFinite(X, features.length);

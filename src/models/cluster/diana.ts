@@ -18,6 +18,7 @@ import { diana as divide } from "./divisive.js";
 import { DIANA_MAX_ROWS } from "./limits.js";
 import { clustersAtThreshold, cutTree } from "./linkage.js";
 import { metricFields, rowMetricOf } from "./params.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 export const dianaParams = z.object({ cut: cutSchema, ...metricFields }).strict();
 export type DianaParams = z.infer<typeof dianaParams>;
@@ -32,7 +33,7 @@ function fit(train: TrainingSet, params: DianaParams, ctx: FitContext): DianaSta
   const n = train.X.rowCount;
   if (n < 1) throw new UnusableInputError("diana needs at least one training row");
   if (n > DIANA_MAX_ROWS) {
-    throw new UnusableInputError(`diana keeps an n × n distance matrix and accepts at most ${DIANA_MAX_ROWS.toLocaleString("en")} rows (this fit has ${n.toLocaleString("en")}); sample the rows, or use agnes with single linkage or kmeans`);
+    throw new UnusableInputError(`diana keeps an n × n distance matrix and accepts at most ${groupDigits(DIANA_MAX_ROWS)} rows (this fit has ${groupDigits(n)}); sample the rows, or use agnes with single linkage or kmeans`);
   }
   const merges = divide(rowMajor(train.X), n, features.length, ctx.signal, rowMetricOf(params));
   const k = params.cut.kind === "n_clusters" ? params.cut.n_clusters : clustersAtThreshold(merges, params.cut.distance_threshold);
@@ -45,7 +46,7 @@ export const diana: Algorithm<DianaParams, DianaState> = {
   name: "diana",
   family: "cluster",
   tasks: ["clustering"],
-  description: `DIANA divisive hierarchical clustering (split the cluster of largest diameter by a splinter group), cut by n_clusters or a distance threshold; transductive (labels of the training rows only); explain gives the dendrogram with split heights = diameters. At most ${DIANA_MAX_ROWS.toLocaleString("en")} rows.`,
+  description: `DIANA divisive hierarchical clustering (split the cluster of largest diameter by a splinter group), cut by n_clusters or a distance threshold; transductive (labels of the training rows only); explain gives the dendrogram with split heights = diameters. At most ${groupDigits(DIANA_MAX_ROWS)} rows.`,
   params: dianaParams,
   state: dianaState,
   accepts: { categorical: false, missing: false, weights: false },

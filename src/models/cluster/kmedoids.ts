@@ -15,6 +15,7 @@ import { KMEDOIDS_MAX_ROWS } from "./limits.js";
 import { distanceMatrix, pam } from "./pam.js";
 import { maxIterParam, metricFields, nClustersParam, rowMetricOf } from "./params.js";
 import { checkClusterCount } from "./seeding.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 export const kmedoidsParams = z
   .object({
@@ -32,7 +33,7 @@ function fit(train: TrainingSet, params: KmedoidsParams, ctx: FitContext): Medoi
   const n = train.X.rowCount;
   const k = params.n_clusters;
   checkClusterCount(n, k);
-  if (n > KMEDOIDS_MAX_ROWS) throw new UnusableInputError(`kmedoids keeps an n × n distance matrix and accepts at most ${KMEDOIDS_MAX_ROWS.toLocaleString("en")} rows (this fit has ${n.toLocaleString("en")}); sample the rows or use kmeans`);
+  if (n > KMEDOIDS_MAX_ROWS) throw new UnusableInputError(`kmedoids keeps an n × n distance matrix and accepts at most ${groupDigits(KMEDOIDS_MAX_ROWS)} rows (this fit has ${groupDigits(n)}); sample the rows or use kmeans`);
   const X = rowMajor(train.X);
   const result = pam(distanceMatrix(X, n, d, ctx.signal, rowMetricOf(params)), n, k, params.max_iter, ctx.signal);
   ctx.progress(1);

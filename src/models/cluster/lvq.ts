@@ -21,6 +21,7 @@ import { numericFeatureNames, rowMajor } from "../design-matrix.js";
 import { maxValuesOf, ValueBudget } from "../explain-bounds.js";
 import { checkClasses, checkFinite, checkLength, checkUnique, f64, i32, structural } from "../state-schemas.js";
 import { MAX_CLUSTERS, MAX_ITERATIONS, MAX_ROW_ID } from "./params.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 /** Most prototypes per class: each one is a vector in the state that every prediction scans. */
 export const MAX_PROTOTYPES_PER_CLASS = 1000;
@@ -39,14 +40,14 @@ export const lvqParams = z
       .min(1)
       .max(MAX_ITERATIONS * 100)
       .default(4000)
-      .describe(`Updates: each one samples a training row at random and moves its nearest prototype. At most ${(MAX_ITERATIONS * 100).toLocaleString("en")}.`),
+      .describe(`Updates: each one samples a training row at random and moves its nearest prototype. At most ${groupDigits(MAX_ITERATIONS * 100)}.`),
     init: z
       .discriminatedUnion("kind", [
         z.object({ kind: z.literal("random") }).strict(),
         z.object({ kind: z.literal("rows"), rows: z.array(z.int().min(0).max(MAX_ROW_ID)).min(1).max(MAX_CLUSTERS) }).strict(),
       ])
       .default({ kind: "random" })
-      .describe(`{"kind":"random"} (prototypes_per_class random rows of each class) or {"kind":"rows","rows":[…]} (0-based training rows, at most ${MAX_CLUSTERS.toLocaleString("en")}; each prototype starts at its row and takes its class).`),
+      .describe(`{"kind":"random"} (prototypes_per_class random rows of each class) or {"kind":"rows","rows":[…]} (0-based training rows, at most ${groupDigits(MAX_CLUSTERS)}; each prototype starts at its row and takes its class).`),
   })
   .strict();
 export type LvqParams = z.infer<typeof lvqParams>;

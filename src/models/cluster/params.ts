@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { vectorMetric, type RowMetric, type VectorMetricName } from "../../data/neighbors/metric.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 /** Most clusters a model may have: its state holds clusters × features centres and predict scans them all for each row. */
 export const MAX_CLUSTERS = 10_000;
@@ -20,13 +21,13 @@ export const nClustersParam = (what = "Clusters to find.") =>
     .min(1)
     .max(MAX_CLUSTERS)
     .default(8)
-    .describe(`${what} At most ${MAX_CLUSTERS.toLocaleString("en")} (and never above the training rows).`);
+    .describe(`${what} At most ${groupDigits(MAX_CLUSTERS)} (and never above the training rows).`);
 
 export const rowIdsSchema = z
   .array(z.int().min(0).max(MAX_ROW_ID))
   .min(1)
   .max(MAX_CLUSTERS)
-  .describe(`0-based training-row ids, one per cluster (at most ${MAX_CLUSTERS.toLocaleString("en")}); their values are the initial centres.`);
+  .describe(`0-based training-row ids, one per cluster (at most ${groupDigits(MAX_CLUSTERS)}); their values are the initial centres.`);
 
 /** k-means initialisation: a tagged union, so one field never carries two kinds of value. */
 export const kmeansInitSchema = z
@@ -47,7 +48,7 @@ export const maxIterParam = (fallback: number, what: string) =>
     .min(1)
     .max(MAX_ITERATIONS)
     .default(fallback)
-    .describe(`${what} At most ${MAX_ITERATIONS.toLocaleString("en")}.`);
+    .describe(`${what} At most ${groupDigits(MAX_ITERATIONS)}.`);
 
 export const nInitParam = z
   .int()

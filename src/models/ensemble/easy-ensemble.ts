@@ -24,14 +24,15 @@ import { adaboost } from "./adaboost.js";
 import { ensembleSeed, memberRng, subsampleCounts } from "./bootstrap.js";
 import { checkLearner, subsetTarget } from "./members.js";
 import { ENSEMBLE_FAMILY, MAX_ESTIMATORS, MAX_LEARNING_RATE, learnerSpec } from "./params.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 /** Subsets one model may hold: each is a whole AdaBoost kept in the artifact and walked on every predict. */
 export const MAX_SUBSETS = 500;
 
 export const easyEnsembleParams = z
   .object({
-    n_subsets: z.int().min(1).max(MAX_SUBSETS).default(10).describe(`Balanced undersamples, one AdaBoost each. At most ${MAX_SUBSETS}; n_subsets × n_estimators at most ${MAX_ESTIMATORS.toLocaleString("en")}.`),
-    n_estimators: z.int().min(1).max(MAX_ESTIMATORS).default(10).describe(`Most boosting rounds per subset. At most ${MAX_ESTIMATORS.toLocaleString("en")} (and n_subsets × n_estimators at most that).`),
+    n_subsets: z.int().min(1).max(MAX_SUBSETS).default(10).describe(`Balanced undersamples, one AdaBoost each. At most ${MAX_SUBSETS}; n_subsets × n_estimators at most ${groupDigits(MAX_ESTIMATORS)}.`),
+    n_estimators: z.int().min(1).max(MAX_ESTIMATORS).default(10).describe(`Most boosting rounds per subset. At most ${groupDigits(MAX_ESTIMATORS)} (and n_subsets × n_estimators at most that).`),
     base: learnerSpec.nullable().default(null).describe("The boosted learner, { algorithm, params }, taking sample weights; null: a depth-1 cart stump."),
     learning_rate: z.number().gt(0).max(MAX_LEARNING_RATE).default(1).describe(`Shrinks each round's weight α_t. At most ${MAX_LEARNING_RATE}.`),
     algorithm: z.enum(["SAMME", "SAMME.R"]).default("SAMME").describe("The AdaBoost variant of every subset (SAMME.R needs a base with probabilities)."),

@@ -1,6 +1,7 @@
 /** Parameter declarations shared by the ensembles (scikit-learn names where it has the concept). */
 import { z } from "zod";
 import { MAX_FEATURE_COUNT } from "../limits.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 export const ENSEMBLE_FAMILY = "ensemble";
 
@@ -31,7 +32,7 @@ export function nEstimatorsParam(fallback: number, what: string) {
     .min(1)
     .max(MAX_ESTIMATORS)
     .default(fallback)
-    .describe(`${what} At most ${MAX_ESTIMATORS.toLocaleString("en")}: each is kept in the artifact and evaluated on every prediction.`);
+    .describe(`${what} At most ${groupDigits(MAX_ESTIMATORS)}: each is kept in the artifact and evaluated on every prediction.`);
 }
 
 /**
@@ -43,7 +44,7 @@ export const maxFeaturesParams = {
     .union([z.enum(["sqrt", "log2", "all"]), z.int().min(1).max(MAX_FEATURE_COUNT)])
     .nullable()
     .default(null)
-    .describe(`How many features to draw: "sqrt" / "log2" of the feature count, "all", or a count (a count above the feature count means all). null: the algorithm's default, or max_features_fraction when that is set. At most ${MAX_FEATURE_COUNT.toLocaleString("en")}.`),
+    .describe(`How many features to draw: "sqrt" / "log2" of the feature count, "all", or a count (a count above the feature count means all). null: the algorithm's default, or max_features_fraction when that is set. At most ${groupDigits(MAX_FEATURE_COUNT)}.`),
   max_features_fraction: z
     .number()
     .gt(0)

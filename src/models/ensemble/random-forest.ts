@@ -27,6 +27,7 @@ import { addOutOfBag, growTrees, presort, type ForestPlan } from "./forest-grow.
 import { OobAccumulator, oobSchema } from "./oob.js";
 import { oobPermutationImportances } from "./permutation-importance.js";
 import { ENSEMBLE_FAMILY, MAX_ESTIMATORS, checkMaxFeatures, featureCount, maxFeaturesParams, maxSamplesParam, nEstimatorsParam } from "./params.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 const { max_features: _treeMaxFeatures, ...treeStopping } = stoppingParams;
 
@@ -66,7 +67,7 @@ export const randomForestParams = z
       .min(1)
       .max(MAX_PERMUTATION_ROWS)
       .default(10_000)
-      .describe(`Out-of-bag rows the permutation importances are scored on (a seeded draw when more are out of bag): the cost is features × (repeats + 1) × these rows' walks of the trees using each feature. At most ${MAX_PERMUTATION_ROWS.toLocaleString("en")}.`),
+      .describe(`Out-of-bag rows the permutation importances are scored on (a seeded draw when more are out of bag): the cost is features × (repeats + 1) × these rows' walks of the trees using each feature. At most ${groupDigits(MAX_PERMUTATION_ROWS)}.`),
     ...treeStopping,
     max_categories_per_split: maxCategoriesParam(null),
   })

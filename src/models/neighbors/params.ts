@@ -4,6 +4,7 @@
  * `k`, which is `n_neighbors` here, as in the select step's relief/mutual_info).
  */
 import { z } from "zod";
+import { groupDigits } from "../../data/group-digits.js";
 
 /** Each predicted row keeps this many neighbours and their votes; a vote over more rows than this is a smoother, not kNN. */
 export const MAX_NEIGHBORS = 10_000;
@@ -20,7 +21,7 @@ export const knnParams = z
       .min(1)
       .max(MAX_NEIGHBORS)
       .default(5)
-      .describe(`Neighbours that vote (k). At most ${MAX_NEIGHBORS.toLocaleString("en")}, and at most the training rows (a fit with fewer rows fails).`),
+      .describe(`Neighbours that vote (k). At most ${groupDigits(MAX_NEIGHBORS)}, and at most the training rows (a fit with fewer rows fails).`),
     weights: z
       .enum(["uniform", "distance"])
       .default("uniform")
@@ -47,7 +48,7 @@ export const knnParams = z
       .min(1)
       .max(MAX_LEAF_SIZE)
       .default(30)
-      .describe(`Rows per tree leaf (kd_tree, ball_tree). At most ${MAX_LEAF_SIZE.toLocaleString("en")}; the tree's node count follows from it.`),
+      .describe(`Rows per tree leaf (kd_tree, ball_tree). At most ${groupDigits(MAX_LEAF_SIZE)}; the tree's node count follows from it.`),
   })
   .strict();
 export type KnnParams = z.infer<typeof knnParams>;

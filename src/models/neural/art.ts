@@ -24,6 +24,7 @@ import { numericFeatureNames, rowMajor } from "../design-matrix.js";
 import { maxValuesOf, ValueBudget } from "../explain-bounds.js";
 import { MAX_CLUSTERS } from "../cluster/params.js";
 import { checkFinite, checkLength, checkUnique, f64, i32, structural } from "../state-schemas.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 export const MAX_ART_EPOCHS = 10_000;
 
@@ -36,8 +37,8 @@ export const artParams = z
       .min(1)
       .max(MAX_CLUSTERS)
       .default(100)
-      .describe(`Most categories; once reached, a row that fails the vigilance test joins its winner. At most ${MAX_CLUSTERS.toLocaleString("en")}.`),
-    max_epochs: z.int().min(1).max(MAX_ART_EPOCHS).default(20).describe(`Passes over the rows (each in a new seeded order); stops earlier once no row changes category. At most ${MAX_ART_EPOCHS.toLocaleString("en")}.`),
+      .describe(`Most categories; once reached, a row that fails the vigilance test joins its winner. At most ${groupDigits(MAX_CLUSTERS)}.`),
+    max_epochs: z.int().min(1).max(MAX_ART_EPOCHS).default(20).describe(`Passes over the rows (each in a new seeded order); stops earlier once no row changes category. At most ${groupDigits(MAX_ART_EPOCHS)}.`),
   })
   .strict();
 export type ArtParams = z.infer<typeof artParams>;

@@ -24,6 +24,7 @@ import { maxValuesOf, ValueBudget } from "../explain-bounds.js";
 import { leastSquares } from "../linear/least-squares.js";
 import { createStepper } from "../optim/steppers.js";
 import { checkClasses, checkFinite, checkLength, checkUnique, f64, structural } from "../state-schemas.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 /** Hidden units: each one adds a column to the output layer's least squares and a row of cascade weights. */
 export const MAX_CASCADE_UNITS = 200;
@@ -34,7 +35,7 @@ export const cascadeCorrelationParams = z
   .object({
     max_hidden_units: z.int().min(0).max(MAX_CASCADE_UNITS).default(10).describe(`Most hidden units grown (0: the inputs' linear least squares). At most ${MAX_CASCADE_UNITS}.`),
     n_candidates: z.int().min(1).max(MAX_CANDIDATES).default(8).describe(`Candidate units trained for each place; the most correlated joins. At most ${MAX_CANDIDATES}.`),
-    candidate_epochs: z.int().min(1).max(MAX_CANDIDATE_EPOCHS).default(200).describe(`Full-batch gradient steps per candidate. At most ${MAX_CANDIDATE_EPOCHS.toLocaleString("en")}.`),
+    candidate_epochs: z.int().min(1).max(MAX_CANDIDATE_EPOCHS).default(200).describe(`Full-batch gradient steps per candidate. At most ${groupDigits(MAX_CANDIDATE_EPOCHS)}.`),
     candidate_learning_rate: z.number().gt(0).max(10).default(0.05).describe("Adam's step size for the candidates' weights."),
     alpha: z.number().min(0).max(1e12).default(1e-6).describe("Ridge penalty on the output weights (not the biases)."),
     tol: z.number().min(0).max(1).default(1e-3).describe("Stop growing when a new unit lowers the training mean squared error by less than this fraction of it."),

@@ -26,6 +26,7 @@ import { maxValuesOf, ValueBudget } from "../explain-bounds.js";
 import { absoluteTolerance, kmeansPlusPlus, centresAtRows, lloyd, randomRows } from "../cluster/kmeans-engine.js";
 import { leastSquares } from "../linear/least-squares.js";
 import { checkClasses, checkFinite, checkLength, checkUnique, f64, structural } from "../state-schemas.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 /** Most radial units: the fit holds the n × m design (and predict scans every centre per row). */
 export const MAX_CENTERS = 2000;
@@ -43,7 +44,7 @@ export const rbfNetworkParams = z
       .min(1)
       .max(MAX_CENTERS)
       .default(10)
-      .describe(`Radial (hidden) units. At most ${MAX_CENTERS.toLocaleString("en")}; never more than the training rows (the fit then uses one per row).`),
+      .describe(`Radial (hidden) units. At most ${groupDigits(MAX_CENTERS)}; never more than the training rows (the fit then uses one per row).`),
     centers: z.enum(["kmeans", "random_rows"]).default("kmeans").describe("kmeans: the k-means centres of the training rows (k-means++ seeding); random_rows: distinct training rows drawn at random (seeded)."),
     gamma: rbfGammaSchema,
     alpha: z.number().min(0).max(1e12).default(1e-6).describe("Ridge penalty on the output weights (not the bias): α‖w‖² beside the squared error. 0 is plain least squares (minimum-norm when the design is rank deficient)."),

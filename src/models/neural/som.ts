@@ -18,6 +18,7 @@ import { numericFeatureNames, rowMajor } from "../design-matrix.js";
 import { maxValuesOf, ValueBudget } from "../explain-bounds.js";
 import { checkFinite, checkLength, checkUnique, f64, i32, structural } from "../state-schemas.js";
 import { bestMatchingUnit, trainSom, uMatrix, unitPositions, type Grid } from "./som-engine.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 /** Units along one side of the map: the whole map (side²) is scanned for every step and every prediction. */
 export const MAX_GRID_SIDE = 100;
@@ -33,7 +34,7 @@ export const somParams = z
     sigma_final: z.number().gt(0).max(1000).default(0.5).describe("σ at the last step; σ decays exponentially from sigma to sigma_final."),
     learning_rate: z.number().gt(0).max(1).default(0.5).describe("Initial η: the fraction of the way the best-matching unit moves towards the row."),
     learning_rate_final: z.number().gt(0).max(1).default(0.01).describe("η at the last step; η decays exponentially from learning_rate."),
-    max_iter: z.int().min(1).max(MAX_SOM_ITERATIONS).default(5000).describe(`Updates: each one samples a training row (seeded) and moves the map. At most ${MAX_SOM_ITERATIONS.toLocaleString("en")}.`),
+    max_iter: z.int().min(1).max(MAX_SOM_ITERATIONS).default(5000).describe(`Updates: each one samples a training row (seeded) and moves the map. At most ${groupDigits(MAX_SOM_ITERATIONS)}.`),
   })
   .strict();
 export type SomParams = z.infer<typeof somParams>;

@@ -18,6 +18,7 @@ import { z } from "zod";
 import type { Rng } from "../../data/random.js";
 import { throwIfAborted, UnusableInputError, type AbortFlag } from "../contract.js";
 import { initialParams, weightNorm2, type InitName, type Network } from "./network.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 export const MAX_SEARCH_WEIGHTS = 10_000;
 export const MAX_SEARCH_EVALUATIONS = 100_000;
@@ -45,7 +46,7 @@ export const weightSearchSchema = z
   ])
   .default({ kind: "none" })
   .describe(
-    `Where BP starts: {"kind":"none"} (the initialisation), or a global search of the weights first — {"kind":"simulated_annealing"} or {"kind":"genetic"} — slow (a pass over every row per evaluation): networks of at most ${MAX_SEARCH_WEIGHTS.toLocaleString("en")} weights, at most ${MAX_SEARCH_EVALUATIONS.toLocaleString("en")} evaluations (population × generations).`,
+    `Where BP starts: {"kind":"none"} (the initialisation), or a global search of the weights first — {"kind":"simulated_annealing"} or {"kind":"genetic"} — slow (a pass over every row per evaluation): networks of at most ${groupDigits(MAX_SEARCH_WEIGHTS)} weights, at most ${groupDigits(MAX_SEARCH_EVALUATIONS)} evaluations (population × generations).`,
   );
 export type WeightSearch = z.infer<typeof weightSearchSchema>;
 

@@ -24,6 +24,7 @@ import { eigenmapFields } from "./kernel-pca.js";
 import { fitKernelEigenmap, transformInBlocks } from "./kernel-eigenmap.js";
 import { ISOMAP_MAX_ROWS } from "./limits.js";
 import { BoundedExplanation, featureRows, featuresField, outputNamesOf, projectionOf, requireUnsupervised } from "./shared.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 const PREFIX = "iso";
 const MAX_NEIGHBOURS = 100;
@@ -68,7 +69,7 @@ function fit(train: TrainingSet, params: IsomapParams, ctx: FitContext): IsomapS
   const features = numericFeatureNames(train.X);
   const n = train.X.rowCount;
   const p = features.length;
-  if (n > ISOMAP_MAX_ROWS) throw new UnusableInputError(`isomap keeps the n × n geodesic distances and accepts at most ${ISOMAP_MAX_ROWS.toLocaleString("en")} training rows (this fit has ${n.toLocaleString("en")}); sample the rows`);
+  if (n > ISOMAP_MAX_ROWS) throw new UnusableInputError(`isomap keeps the n × n geodesic distances and accepts at most ${groupDigits(ISOMAP_MAX_ROWS)} training rows (this fit has ${groupDigits(n)}); sample the rows`);
   if (params.n_neighbors >= n) throw new UnusableInputError(`isomap: n_neighbors = ${params.n_neighbors} needs more than ${params.n_neighbors} training rows (there are ${n})`);
   if (params.n_components > n) throw new UnusableInputError(`isomap: n_components = ${params.n_components}, and there are only ${n} training rows`);
   const X = rowMajor(train.X) as Float64Array<ArrayBuffer>;
@@ -112,7 +113,7 @@ export const isomap: Algorithm<IsomapParams, IsomapState> = {
   name: "isomap",
   family: "projection",
   tasks: ["projection"],
-  description: `Isomap: classical MDS on geodesic distances over the k-nearest-neighbour graph (completed when disconnected, as scikit-learn does); new rows through their nearest training rows (at most ${ISOMAP_MAX_ROWS.toLocaleString("en")} training rows).`,
+  description: `Isomap: classical MDS on geodesic distances over the k-nearest-neighbour graph (completed when disconnected, as scikit-learn does); new rows through their nearest training rows (at most ${groupDigits(ISOMAP_MAX_ROWS)} training rows).`,
   params: isomapParams,
   state: isomapState,
   accepts: { categorical: false, missing: false, weights: false },

@@ -21,6 +21,7 @@ import { kernelParamsShape } from "../svm/params.js";
 import { fitKernelEigenmap, transformInBlocks } from "./kernel-eigenmap.js";
 import { KERNEL_PCA_MAX_ROWS } from "./limits.js";
 import { BoundedExplanation, featureRows, featuresField, outputNamesOf, projectionOf, requireUnsupervised } from "./shared.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 const PREFIX = "kpc";
 
@@ -82,7 +83,7 @@ function fit(train: TrainingSet, params: KernelPcaParams, ctx: FitContext): Kern
   const n = train.X.rowCount;
   const p = features.length;
   if (n > KERNEL_PCA_MAX_ROWS) {
-    throw new UnusableInputError(`kernel_pca eigendecomposes the n × n kernel matrix and accepts at most ${KERNEL_PCA_MAX_ROWS.toLocaleString("en")} training rows (this fit has ${n.toLocaleString("en")}); sample the rows, or use pca`);
+    throw new UnusableInputError(`kernel_pca eigendecomposes the n × n kernel matrix and accepts at most ${groupDigits(KERNEL_PCA_MAX_ROWS)} training rows (this fit has ${groupDigits(n)}); sample the rows, or use pca`);
   }
   if (params.n_components !== null && params.n_components > n) throw new UnusableInputError(`kernel_pca: n_components = ${params.n_components}, and there are only ${n} training rows`);
   const X = rowMajor(train.X);
@@ -114,7 +115,7 @@ export const kernelPca: Algorithm<KernelPcaParams, KernelPcaState> = {
   name: "kernel_pca",
   family: "projection",
   tasks: ["projection"],
-  description: `Kernel PCA with the SVM's kernels (linear, poly, rbf, sigmoid): principal components of the centred kernel matrix; new rows by their centred kernel values against the training rows (at most ${KERNEL_PCA_MAX_ROWS.toLocaleString("en")}).`,
+  description: `Kernel PCA with the SVM's kernels (linear, poly, rbf, sigmoid): principal components of the centred kernel matrix; new rows by their centred kernel values against the training rows (at most ${groupDigits(KERNEL_PCA_MAX_ROWS)}).`,
   params: kernelPcaParams,
   state: kernelPcaState,
   accepts: { categorical: false, missing: false, weights: false },

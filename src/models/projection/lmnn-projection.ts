@@ -89,7 +89,7 @@ export type LmnnProjectionState = z.infer<typeof lmnnProjectionState>;
 function fit(train: TrainingSet, params: LmnnProjectionParams, ctx: FitContext): LmnnProjectionState {
   const { features, columns, y, classes } = classesAndColumns(train, NAME);
   const n = train.X.rowCount;
-  if (n > params.max_rows) throw new UnusableInputError(`${NAME}: ${n.toLocaleString("en")} training rows, above max_rows ${params.max_rows.toLocaleString("en")} (each evaluation compares every pair of rows)`);
+  if (n > params.max_rows) throw new UnusableInputError(`${NAME}: ${groupDigits(n)} training rows, above max_rows ${groupDigits(params.max_rows)} (each evaluation compares every pair of rows)`);
   const c = params.n_components ?? features.length;
   if (c > features.length) throw new UnusableInputError(`${NAME}: n_components = ${c}, and there are only ${features.length} numeric features`);
   const map = fitLmnnMap(columns, n, y, c, { ...params, signal: ctx.signal });

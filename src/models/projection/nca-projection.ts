@@ -77,7 +77,7 @@ export type NcaProjectionState = z.infer<typeof ncaProjectionState>;
 function fit(train: TrainingSet, params: NcaProjectionParams, ctx: FitContext): NcaProjectionState {
   const { features, columns, y, classes } = classesAndColumns(train, NAME);
   const n = train.X.rowCount;
-  if (n > params.max_rows) throw new UnusableInputError(`${NAME}: ${n.toLocaleString("en")} training rows, above max_rows ${params.max_rows.toLocaleString("en")} (each evaluation holds rows² numbers)`);
+  if (n > params.max_rows) throw new UnusableInputError(`${NAME}: ${groupDigits(n)} training rows, above max_rows ${groupDigits(params.max_rows)} (each evaluation holds rows² numbers)`);
   const c = params.n_components ?? features.length;
   if (c > features.length) throw new UnusableInputError(`${NAME}: n_components = ${c}, and there are only ${features.length} numeric features`);
   const map = fitNcaMap(columns, n, y, c, { ...params, signal: ctx.signal });

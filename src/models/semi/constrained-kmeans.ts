@@ -19,6 +19,7 @@ import { centroidState, explainCentroids, predictNearestCentre, sizesOf, type Ce
 import { absoluteTolerance, squaredDistance, updateCentres } from "../cluster/kmeans-engine.js";
 import { kmeansInitSchema, MAX_ROW_ID, maxIterParam, nClustersParam, nInitParam, restarts } from "../cluster/params.js";
 import { checkClusterCount, initialCentres } from "../cluster/seeding.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 /** Pairs per constraint list: each is kept twice (both rows' lists) and checked once per pass and candidate centre. */
 export const MAX_CONSTRAINTS = 100_000;
@@ -28,7 +29,7 @@ const pairs = (what: string) =>
     .array(z.tuple([z.int().min(0).max(MAX_ROW_ID), z.int().min(0).max(MAX_ROW_ID)]))
     .max(MAX_CONSTRAINTS)
     .default([])
-    .describe(`${what} As [row, row] pairs of 0-based training rows; at most ${MAX_CONSTRAINTS.toLocaleString("en")} pairs.`);
+    .describe(`${what} As [row, row] pairs of 0-based training rows; at most ${groupDigits(MAX_CONSTRAINTS)} pairs.`);
 
 export const constrainedKmeansParams = z
   .object({

@@ -21,6 +21,7 @@ import { maxValuesOf } from "../explain-bounds.js";
 import { checkClasses, checkFinite, checkLength, checkUnique, f64, structural } from "../state-schemas.js";
 import { affinity, multiply, normaliseRows, propagationMatrix, spreadingMatrix, type Kernel } from "./graph.js";
 import { argmaxRows } from "../linear/scores.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 /** The rbf graph is dense: n² weights (8 bytes each) — 10,000 rows are 800 MB. */
 export const MAX_RBF_ROWS = 10_000;
@@ -31,7 +32,7 @@ const kernelSchema = z
     z.object({ kind: z.literal("rbf"), gamma: z.number().positive().max(1e12).default(20).describe("exp(−γ‖x − x′‖²); scikit-learn's default 20.") }).strict(),
     z.object({ kind: z.literal("knn"), n_neighbors: z.int().min(1).max(MAX_NEIGHBORS).default(7).describe("Neighbours per row (the row itself included).") }).strict(),
   ])
-  .describe(`The similarity graph: {"kind":"rbf","gamma":20} (dense; at most ${MAX_RBF_ROWS.toLocaleString("en")} training rows) or {"kind":"knn","n_neighbors":7} (sparse).`);
+  .describe(`The similarity graph: {"kind":"rbf","gamma":20} (dense; at most ${groupDigits(MAX_RBF_ROWS)} training rows) or {"kind":"knn","n_neighbors":7} (sparse).`);
 
 const common = {
   max_iter: z.int().min(1).max(100_000).describe("Propagation rounds at most."),
@@ -89,7 +90,7 @@ function fit(name: string, train: TrainingSet, params: { kernel: Kernel; max_ite
   const d = features.length;
   const n = train.X.rowCount;
   if (params.kernel.kind === "rbf" && n > MAX_RBF_ROWS) {
-    throw new UnusableInputError(`${name} with the rbf kernel keeps an n × n graph: ${n} rows is over ${MAX_RBF_ROWS.toLocaleString("en")}; use {"kind":"knn"}`);
+    throw new UnusableInputError(`${name} with the rbf kernel keeps an n × n graph: ${n} rows is over ${groupDigits(MAX_RBF_ROWS)}; use {"kind":"knn"}`);
   }
   const y = target.y;
   const c = target.classes.length;

@@ -22,6 +22,7 @@ import { kernelParamsShape, MB } from "../svm/params.js";
 import { solveSvc } from "../svm/svc-problem.js";
 import { buildModel, checkSupportVectors, decisionValues, supportVectorModelObject, type SupportVectorModel } from "../svm/support-vector-model.js";
 import { checkClasses, checkUnique, i32, structural } from "../state-schemas.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 /** Label swaps at most over the whole fit: each one is an SVM solve. */
 export const MAX_SWAPS = 100_000;
@@ -31,7 +32,7 @@ export const tsvmParams = z
     ...kernelParamsShape,
     C: kernelParamsShape.C.describe("C_l: the soft-margin penalty of the labelled rows, and the value C_u is raised to."),
     C_u_initial: z.number().min(1e-9).default(0.001).describe("C_u's first value, the penalty of the unlabelled rows (the book's C_u ≪ C_l); doubled after each round until it reaches C, so at least 1e-9 keeps the rounds (log₂ C / C_u_initial) few."),
-    max_swaps: z.int().min(0).max(MAX_SWAPS).default(1000).describe(`Label swaps at most over the fit (each is one more SVM solve); at most ${MAX_SWAPS.toLocaleString("en")}.`),
+    max_swaps: z.int().min(0).max(MAX_SWAPS).default(1000).describe(`Label swaps at most over the fit (each is one more SVM solve); at most ${groupDigits(MAX_SWAPS)}.`),
   })
   .strict();
 type TsvmParams = z.infer<typeof tsvmParams>;

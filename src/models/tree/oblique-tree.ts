@@ -10,6 +10,7 @@ import { z } from "zod";
 import { refuseInert } from "../optim/solver-options.js";
 import { engineOptions, pruningParams, stoppingParams } from "./params.js";
 import { treeAlgorithm } from "./preset.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 /** Each epoch is a pass over a node's rows, at every node the perceptrons are trained on. */
 export const MAX_PERCEPTRON_EPOCHS = 1000;
@@ -36,7 +37,7 @@ const shape = {
     .max(MAX_PERCEPTRON_EPOCHS)
     .default(100)
     .describe(
-      `Epochs of each pocket perceptron (split "perceptron", leaf_model "perceptron"); the pocket keeps the plane with the fewest weighted training mistakes seen at the end of an epoch. At most ${MAX_PERCEPTRON_EPOCHS.toLocaleString("en")}: each epoch is a pass over the node's rows, at every node.`,
+      `Epochs of each pocket perceptron (split "perceptron", leaf_model "perceptron"); the pocket keeps the plane with the fewest weighted training mistakes seen at the end of an epoch. At most ${groupDigits(MAX_PERCEPTRON_EPOCHS)}: each epoch is a pass over the node's rows, at every node.`,
     ),
   ...stoppingParams,
   ...pruningParams,

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { EngineOptions } from "./engine-options.js";
 import { DEFAULT_ENGINE } from "./engine-options.js";
 import { MAX_FEATURE_COUNT } from "../limits.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 /** Deeper than this a tree is a chain of single-row splits; null already means "grow until pure". */
 export const MAX_TREE_DEPTH = 1000;
@@ -26,7 +27,7 @@ export const stoppingParams = {
     .union([z.enum(["sqrt", "log2"]), z.int().min(1).max(MAX_FEATURE_COUNT)])
     .nullable()
     .default(null)
-    .describe(`Features drawn at random (seeded) at each node; null considers all, as does a count above the number of features. At most ${MAX_FEATURE_COUNT.toLocaleString("en")} (the widest useful table).`),
+    .describe(`Features drawn at random (seeded) at each node; null considers all, as does a count above the number of features. At most ${groupDigits(MAX_FEATURE_COUNT)} (the widest useful table).`),
   class_weight: z
     .union([z.literal("balanced"), z.record(z.string(), z.number().positive())])
     .nullable()
@@ -56,7 +57,7 @@ export function maxCategoriesParam(fallback: number | null) {
     .nullable()
     .default(fallback)
     .describe(
-      `Most levels of a categorical feature one split tells apart. Where more are present at a node, the ones with the least training weight there are pooled into one group (one branch of a multiway split, one unit of a binary cut), which lower nodes may split again; null: no cap. Levels absent from a node share one empty branch (a leaf with the parent's class distribution) in a multiway split and are treated as missing in a binary one. At most ${MAX_CATEGORIES_PER_SPLIT.toLocaleString("en")}.`,
+      `Most levels of a categorical feature one split tells apart. Where more are present at a node, the ones with the least training weight there are pooled into one group (one branch of a multiway split, one unit of a binary cut), which lower nodes may split again; null: no cap. Levels absent from a node share one empty branch (a leaf with the parent's class distribution) in a multiway split and are treated as missing in a binary one. At most ${groupDigits(MAX_CATEGORIES_PER_SPLIT)}.`,
     );
 }
 

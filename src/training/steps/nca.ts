@@ -17,6 +17,7 @@ import { f64 } from "../../models/state-schemas.js";
 import { completeNumericInputs, outputNames } from "./numeric-inputs.js";
 import type { TypedStep } from "./typed-step.js";
 import { applyLearnedMap, mapComponents, planLearnedMap } from "./learned-map.js";
+import { groupDigits } from "../../data/group-digits.js";
 
 const STEP = "nca";
 
@@ -57,7 +58,7 @@ export const ncaStep: TypedStep<NcaSpec, NcaFitted> = {
   fit(frame, spec, ctx) {
     if (ctx.target?.task !== "classification") throw new DataError(`${STEP} needs a categorical target (classes)`, "step");
     const n = frame.rowCount;
-    if (n > spec.max_rows) throw new DataError(`${STEP}: ${n.toLocaleString("en")} training rows, above max_rows ${spec.max_rows.toLocaleString("en")} (each evaluation holds rows² numbers)`, "max_rows");
+    if (n > spec.max_rows) throw new DataError(`${STEP}: ${groupDigits(n)} training rows, above max_rows ${groupDigits(spec.max_rows)} (each evaluation holds rows² numbers)`, "max_rows");
     const { names: inputs, columns } = completeNumericInputs(frame, spec.columns, STEP);
     const d = inputs.length;
     const c = spec.n_components ?? d;

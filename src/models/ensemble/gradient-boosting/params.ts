@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { MAX_TREE_DEPTH } from "../../tree/params.js";
 import { MAX_BINS } from "./binning.js";
+import { groupDigits } from "../../../data/group-digits.js";
 
 /** Boosting iterations at most: each adds one tree per class, so this bounds the model and the fit. */
 export const MAX_ITER = 10_000;
@@ -16,8 +17,8 @@ export const gradientBoostingParams = z
       .default(null)
       .describe("null: log_loss for classification (binary, or multinomial with one tree per class per iteration), squared_error for regression. squared_error, absolute_error and huber are for regression only."),
     learning_rate: z.number().gt(0).max(10).default(0.1).describe("Shrinkage: each leaf value is multiplied by it."),
-    max_iter: z.int().min(1).max(MAX_ITER).default(100).describe(`Boosting iterations (trees per class). At most ${MAX_ITER.toLocaleString("en")}.`),
-    max_leaf_nodes: z.int().min(2).max(MAX_LEAF_NODES).default(31).describe(`Leaves per tree; trees grow leaf-wise (best gain first). At most ${MAX_LEAF_NODES.toLocaleString("en")}.`),
+    max_iter: z.int().min(1).max(MAX_ITER).default(100).describe(`Boosting iterations (trees per class). At most ${groupDigits(MAX_ITER)}.`),
+    max_leaf_nodes: z.int().min(2).max(MAX_LEAF_NODES).default(31).describe(`Leaves per tree; trees grow leaf-wise (best gain first). At most ${groupDigits(MAX_LEAF_NODES)}.`),
     max_depth: z.int().min(1).max(MAX_TREE_DEPTH).nullable().default(null).describe(`Deepest level a leaf may sit at (root = 0); null: only max_leaf_nodes limits a tree. At most ${MAX_TREE_DEPTH}.`),
     min_samples_leaf: z.int().min(1).default(20).describe("Fewest training rows in a leaf."),
     min_child_weight: z.number().min(0).max(1e12).default(0.001).describe("XGBoost's min_child_weight: least hessian sum in each child of a split."),
