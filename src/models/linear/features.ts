@@ -80,20 +80,28 @@ export function standardisedFeatures(columns: readonly FeatureColumn[], n: numbe
     shifted: Float64Array.from(levels, (j) => shift[j] / scale[j]),
   }));
   const perLevel = new Float64Array(groups.reduce((most, g) => Math.max(most, g.columns.length), 0));
+  /**
+   * Binds the parameters at x[offset …]: the dense columns' weights into xd, each level's weight on
+   * the original scale into weights[b][at + l·stride] (once per level rather than once per row);
+   * returns the constant, c less every level's shifted weight.
+   */
+  const bindInto = (x: Float64Array, offset: number, c: number, xd: Float64Array, weights: Float64Array[], at: number, stride: number): number => {
+    for (let a = 0; a < d; a++) xd[a] = x[offset + dense[a]];
+    let constant = c;
+    for (const { levels, shifted } of blocks) for (let l = 0; l < levels.length; l++) constant -= shifted[l] * x[offset + levels[l]];
+    blocks.forEach(({ levels, inverse }, b) => {
+      const w = weights[b];
+      for (let l = 0, o = at; l < levels.length; l++, o += stride) w[o] = x[offset + levels[l]] * inverse[l];
+    });
+    return constant;
+  };
   /** One slot's bound parameters: the dense columns' weights, the constant, each block's per-level weights. */
   const makeSlot = () => {
     const xd = new Float64Array(d);
     const weights = blocks.map(({ levels }) => new Float64Array(levels.length));
     let constant = 0;
     const bindSlot = (x: Float64Array, offset: number, c: number): void => {
-      for (let a = 0; a < d; a++) xd[a] = x[offset + dense[a]];
-      constant = c;
-      for (const { levels, shifted } of blocks) for (let k = 0; k < levels.length; k++) constant -= shifted[k] * x[offset + levels[k]];
-      // The level's weight on the original scale, once per level rather than once per row.
-      blocks.forEach(({ levels, inverse }, b) => {
-        const w = weights[b];
-        for (let k = 0; k < levels.length; k++) w[k] = x[offset + levels[k]] * inverse[k];
-      });
+      constant = bindInto(x, offset, c, xd, weights, 0, 1);
     };
     const scorer: BlockScorer = (order, start, len, out) => {
       blockScores(zd, n, d, xd, 0, constant, order, start, len, out);
@@ -167,19 +175,8 @@ export function standardisedFeatures(columns: readonly FeatureColumn[], n: numbe
         block,
         sums,
         bind(x) {
-          for (let k = 0; k < K; k++) {
-            const offset = k * q;
-            const xd = classDense[k];
-            for (let a = 0; a < d; a++) xd[a] = x[offset + dense[a]];
-            // As bindSlot: the constant in the same order, each level's weight on the original scale.
-            let constant = intercepts ? x[offset + p] : 0;
-            for (const { levels, shifted } of blocks) for (let l = 0; l < levels.length; l++) constant -= shifted[l] * x[offset + levels[l]];
-            constants[k] = constant;
-            blocks.forEach(({ levels, inverse }, b) => {
-              const w = weights[b];
-              for (let l = 0, at = k; l < levels.length; l++, at += K) w[at] = x[offset + levels[l]] * inverse[l];
-            });
-          }
+          // As bindSlot, with class k's level weights at k, k + K, … (level-major).
+          for (let k = 0; k < K; k++) constants[k] = bindInto(x, k * q, intercepts ? x[k * q + p] : 0, classDense[k], weights, k, K);
           for (const g of gradients) g.fill(0);
         },
         scores(order, start, len) {
